@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// raudio: a headless audiobook and text-to-speech playback engine for Linux.
+///
+/// The arrows point one way: raudio -> RAudioCLI -> RAudioEngine -> {ReadiumNavigator, ReadiumStreamer}
+/// -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules.
+let package = Package(
+    name: "raudio",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ReadiumShared", targets: ["ReadiumShared"]),
+        .library(name: "ReadiumStreamer", targets: ["ReadiumStreamer"]),
+        .library(name: "ReadiumNavigator", targets: ["ReadiumNavigator"]),
+        .library(name: "RAudioEngine", targets: ["RAudioEngine"]),
+        .executable(name: "raudio", targets: ["raudio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries from Debian, each behind a thin system-library module.
+        .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+
+        .target(
+            name: "ReadiumShared",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .target(name: "ReadiumStreamer", dependencies: ["ReadiumShared"]),
+        .target(name: "ReadiumNavigator", dependencies: ["ReadiumShared"]),
+        .target(
+            name: "RAudioEngine",
+            dependencies: [
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
+                "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr",
+            ]
+        ),
+        .target(
+            name: "RAudioCLI",
+            dependencies: [
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "raudio", dependencies: ["RAudioCLI"]),
+
+        .testTarget(name: "ReadiumSharedTests", dependencies: ["ReadiumShared"]),
+        .testTarget(name: "ReadiumStreamerTests", dependencies: ["ReadiumStreamer", "ReadiumShared"]),
+        .testTarget(name: "ReadiumNavigatorTests", dependencies: ["ReadiumNavigator", "ReadiumShared"]),
+        .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
+        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioCLI", "ReadiumShared"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,31 @@
+import CESpeakNG
+import CMPG123
+import CPulseAudio
+import CSonic
+import CSoxr
+import CVorbisFile
+
+/// The versions of the C libraries raudio is linked against, as reported by the libraries themselves.
+public enum LinkedLibraries {
+    /// One line per library: name and version. Calls `mpg123_distversion`'s older sibling
+    /// `mpg123_decoders`, `vorbis_version_string`, `espeak_Info`, `pa_get_library_version`,
+    /// `soxr_version`, and creates and destroys a sonic stream (libsonic has no version call).
+    public static func versions() -> [(name: String, version: String)] {
+        let mpg123Decoder = mpg123_decoders()?.pointee.map { String(cString: $0) } ?? "unknown decoder"
+        let vorbis = vorbis_version_string().map { String(cString: $0) } ?? "unknown"
+        let espeak = espeak_Info(nil).map { String(cString: $0) } ?? "unknown"
+        let pulse = pa_get_library_version().map { String(cString: $0) } ?? "unknown"
+        let soxr = soxr_version().map { String(cString: $0) } ?? "unknown"
+        let sonicStream = sonicCreateStream(44_100, 1)
+        let sonicWorks = sonicStream != nil
+        if let sonicStream { sonicDestroyStream(sonicStream) }
+        return [
+            ("libmpg123", "decoder \(mpg123Decoder)"),
+            ("libvorbis", vorbis),
+            ("espeak-ng", espeak),
+            ("libpulse", pulse),
+            ("libsoxr", soxr),
+            ("libsonic", sonicWorks ? "available" : "unavailable"),
+        ]
+    }
+}

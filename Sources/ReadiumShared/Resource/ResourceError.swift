@@ -1,0 +1,32 @@
+/// Why a resource could not be read.
+public struct ResourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable category, mapped by the CLI to its exit codes.
+    public enum Code: String, Sendable {
+        /// The resource does not exist in its container.
+        case notFound = "not-found"
+        /// The bytes are unreadable: corrupt, truncated, or not what they claim to be.
+        case badData = "bad-data"
+        /// The href would leave the publication's root (`../`, absolute path, symlink out).
+        case forbidden = "forbidden-href"
+        /// The href points to the network, which is not supported yet.
+        case remote = "remote-resource"
+        /// The resource is too large to read this way (for example a ZIP bomb).
+        case tooLarge = "too-large"
+        /// The operating system failed to read it.
+        case io = "io"
+    }
+
+    public var code: Code
+    /// The href (or file path) concerned.
+    public var href: String
+    /// What went wrong, in words a user understands; does not repeat the href.
+    public var message: String
+
+    public init(_ code: Code, href: String, message: String) {
+        self.code = code
+        self.href = href
+        self.message = message
+    }
+
+    public var description: String { "\(href): \(message)" }
+}

@@ -1,0 +1,3 @@
+import RAudioCLI
+
+await RAudioCommand.runMain()
