@@ -50,11 +50,14 @@ let package = Package(
         ),
         .executableTarget(name: "raudio", dependencies: ["RAudioCLI"]),
 
-        .testTarget(name: "ReadiumSharedTests", dependencies: ["ReadiumShared"]),
-        .testTarget(name: "ReadiumStreamerTests", dependencies: ["ReadiumStreamer", "ReadiumShared"]),
-        .testTarget(name: "ReadiumNavigatorTests", dependencies: ["ReadiumNavigator", "ReadiumShared"]),
-        .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioCLI", "ReadiumShared"]),
+        // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.
+        .target(name: "RAudioTestSupport", dependencies: ["ReadiumShared"], path: "Tests/RAudioTestSupport"),
+
+        .testTarget(name: "ReadiumSharedTests", dependencies: ["RAudioTestSupport", "ReadiumShared"]),
+        .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
+        .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
+        .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
+        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "ReadiumShared"]),
     ],
     swiftLanguageModes: [.v6]
 )

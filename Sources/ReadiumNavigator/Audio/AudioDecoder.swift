@@ -1,0 +1,62 @@
+import ReadiumShared
+
+/// Decodes one audio resource to interleaved Float32 PCM (see `PCMFormat`).
+///
+/// A decoder is owned by one thread at a time (the render thread, or a probing thread) and is not
+/// thread-safe. It reads its bytes through a `Resource`, so tracks inside a ZIP decode without being
+/// extracted. Implementations live in RAudioEngine (libmpg123, vorbisfile).
+public protocol AudioDecoder: AnyObject {
+    /// The format of the PCM this decoder produces. Constant for the life of the decoder.
+    var format: PCMFormat { get }
+
+    /// The exact length of the resource in frames, when known. May become known (or exact) only after
+    /// a background scan; read it again later rather than caching it.
+    var frameCount: Int64? { get }
+
+    /// The frame the next `read` starts at.
+    var currentFrame: Int64 { get }
+
+    /// Decodes up to `maxFrames` frames into `buffer`, which holds at least
+    /// `maxFrames * format.channelCount` floats. Returns the number of frames written; 0 means the end.
+    ///
+    /// A corrupt or truncated resource yields what decodes before the damage, then throws
+    /// `AudioDecoderError` with code `.corrupt`: the caller plays what it got and moves on.
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(AudioDecoderError) -> Int
+
+    /// Moves to `frame`, sample-exactly; a frame past the end is clamped to the end.
+    func seek(toFrame frame: Int64) throws(AudioDecoderError)
+}
+
+/// Makes decoders for resources, choosing the codec from the content.
+public protocol AudioDecoderFactory: Sendable {
+    /// Opens a decoder for `resource`. `mediaType` is a hint; the bytes decide.
+    func makeDecoder(for resource: any Resource, mediaType: MediaType?) throws(AudioDecoderError) -> any AudioDecoder
+}
+
+/// Why a resource could not be decoded.
+public struct AudioDecoderError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// The format is recognized but not supported (Opus, AAC, ...).
+        case unsupportedFormat = "track-unsupported"
+        /// The bytes are not decodable audio, or the stream breaks part-way.
+        case corrupt = "track-corrupt"
+        /// The resource could not be read.
+        case unreadable = "track-unreadable"
+        /// Seeking failed.
+        case seekFailed = "seek-failed"
+    }
+
+    public var code: Code
+    /// The href of the resource.
+    public var href: String
+    /// What went wrong, for a person; does not repeat the href.
+    public var message: String
+
+    public init(_ code: Code, href: String, message: String) {
+        self.code = code
+        self.href = href
+        self.message = message
+    }
+
+    public var description: String { "\(href): \(message)" }
+}

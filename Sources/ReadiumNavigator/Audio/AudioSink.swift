@@ -1,0 +1,57 @@
+/// Where rendered PCM goes: PulseAudio, a WAV file, or nowhere.
+///
+/// A sink is used by the render thread only (not thread-safe unless an implementation says so).
+/// `write` blocks as long as the destination needs: PulseAudio and real-time pacing block to keep
+/// the pace of the clock, the WAV and null sinks return as fast as they can.
+public protocol AudioSink: AnyObject {
+    /// Prepares the sink for PCM of `format`. Called again when the format changes between tracks:
+    /// a sink that cannot change format mid-stream (WAV) converts, or throws `.formatChange`.
+    func open(format: PCMFormat) throws(AudioSinkError)
+
+    /// Writes interleaved frames of the format given to `open`. Blocks while the destination is full.
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError)
+
+    /// Frames written but not yet heard: the position the listener hears is the written position minus
+    /// this. 0 for sinks that do not play (WAV, null without pacing).
+    var pendingFrames: Int { get }
+
+    /// Stops hearing audio now, keeping what is buffered (pause). `resume()` continues it.
+    func pause()
+    func resume()
+
+    /// Drops what is buffered and not yet heard (after a seek or a stop).
+    func flush()
+
+    /// Waits until everything written has been heard (end of publication), then returns.
+    func drain() throws(AudioSinkError)
+
+    /// Releases the destination. A WAV file is complete only after `close()` returned without error.
+    func close() throws(AudioSinkError)
+}
+
+/// Why a sink failed.
+public struct AudioSinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// No audio server could be reached (exit 69).
+        case serverUnavailable = "audio-server-unavailable"
+        /// The server went away while playing (exit 69).
+        case serverLost = "audio-server-lost"
+        /// The output file cannot be created (exit 73).
+        case cannotCreate = "output-not-created"
+        /// Writing the output failed, for example a full disk (exit 74).
+        case writeFailed = "output-write-failed"
+        /// The sink cannot take this format.
+        case unsupportedFormat = "output-format"
+    }
+
+    public var code: Code
+    /// What went wrong, for a person, naming the file or server.
+    public var message: String
+
+    public init(_ code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
