@@ -1,0 +1,40 @@
+import Synchronization
+
+/// A mistake in a publication that was worked around: reported, never fatal.
+///
+/// Readium parses leniently: a string where an array is allowed, a single contributor object, a
+/// missing optional field are accepted, and each gets a warning like this one.
+public struct ParsingWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The file the mistake is in (a manifest, an OPF, an XHTML href...).
+    public var source: String
+    /// Where in that file, as a JSON path (`metadata.author[1]`) or an element path; empty when unknown.
+    public var path: String
+    /// What was wrong and what was done about it.
+    public var message: String
+
+    public init(source: String, path: String, message: String) {
+        self.source = source
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        path.isEmpty ? "\(source): \(message)" : "\(source): \(path): \(message)"
+    }
+}
+
+/// Collects the warnings of a parse. Safe to share between threads.
+public final class WarningLog: Sendable {
+    private let storage = Mutex<[ParsingWarning]>([])
+
+    public init() {}
+
+    public func append(_ warning: ParsingWarning) {
+        storage.withLock { $0.append(warning) }
+    }
+
+    /// Every warning so far, in the order they were reported.
+    public var warnings: [ParsingWarning] {
+        storage.withLock { $0 }
+    }
+}
