@@ -7,7 +7,7 @@ public struct RAudioCommand: AsyncParsableCommand {
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
         version: "0.1.0",
-        subcommands: [VersionCommand.self]
+        subcommands: [InfoCommand.self, VersionCommand.self]
     )
 
     public init() {}
@@ -15,6 +15,7 @@ public struct RAudioCommand: AsyncParsableCommand {
     /// Parses the process arguments, runs the chosen subcommand and exits with the code of the
     /// documented exit-code table (README, "Exit codes").
     public static func runMain(_ arguments: [String]? = nil) async -> Never {
+        StandardStreams.ignoreSIGPIPE()
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -23,6 +24,9 @@ public struct RAudioCommand: AsyncParsableCommand {
                 try command.run()
             }
             Foundation.exit(0)
+        } catch let failure as CommandFailure {
+            StandardStreams.printError("raudio: error: \(failure.message)")
+            Foundation.exit(failure.status.rawValue)
         } catch {
             exit(withError: error)
         }

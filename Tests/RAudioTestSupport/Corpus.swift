@@ -57,5 +57,6 @@ public enum Corpus {
 /// The corpus, or a file expected in it, is missing.
 public struct CorpusMissing: Error, CustomStringConvertible {
     public var path: String
+    public init(path: String) { self.path = path }
     public var description: String { "corpus file missing: \(path) (set RAUDIO_CORPUS or put shared/ beside the project)" }
 }

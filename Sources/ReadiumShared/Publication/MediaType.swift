@@ -116,10 +116,10 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, Codable {
     public static func forFileExtension(_ fileExtension: String) -> MediaType? {
         switch fileExtension.lowercased() {
         case "mp3": .mp3
-        case "ogg", "oga": .ogg
+        case "ogg", "oga", "mogg": .ogg
         case "opus": .opus
         case "aac": .aac
-        case "m4a", "m4b", "mp4": .mp4Audio
+        case "m4a", "m4b", "mp4", "alac": .mp4Audio
         case "wav": .wav
         case "flac": .flac
         case "webm": .webmAudio

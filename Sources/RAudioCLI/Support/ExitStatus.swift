@@ -1,0 +1,61 @@
+import ReadiumNavigator
+import ReadiumShared
+import ReadiumStreamer
+
+/// The exit codes of every raudio command: one table, documented in the README ("Exit codes").
+///
+/// They follow BSD `sysexits.h`, so scripts can tell a bad book from a missing file from a missing
+/// audio server.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    /// A bad option or value, an unknown voice.
+    case usage = 64
+    /// An unreadable, corrupt or unsupported publication; LCP-protected; a refused href.
+    case badData = 65
+    /// The input does not exist.
+    case inputNotFound = 66
+    /// No audio server could be reached, or it went away.
+    case audioServerUnavailable = 69
+    /// A bug in raudio.
+    case internalError = 70
+    /// The output file cannot be created.
+    case cannotCreateOutput = 73
+    /// Writing the output failed (disk full).
+    case outputIOError = 74
+}
+
+/// An error that ends a command: a message for stderr (and an `error` event) and its exit status.
+public struct CommandFailure: Error, Sendable, CustomStringConvertible {
+    public var status: ExitStatus
+    /// A stable word for the `error` event (`publication-not-found`, `lcp-protected`, ...).
+    public var code: String
+    /// What went wrong, naming the file or href.
+    public var message: String
+
+    public init(_ status: ExitStatus, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// The failure for a publication that could not be opened.
+    public init(_ error: OpeningError) {
+        let status: ExitStatus = switch error.code {
+        case .notFound: .inputNotFound
+        case .badData, .unsupported, .forbidden: .badData
+        case .io: .badData
+        }
+        self.init(status, code: "publication-\(error.code.rawValue)", message: error.description)
+    }
+
+    /// The failure for a publication protected by a DRM raudio cannot decrypt.
+    public static func protected(_ publication: Publication, path: String) -> CommandFailure {
+        let scheme = publication.protection == .lcp ? "LCP" : "a DRM"
+        return CommandFailure(
+            .badData, code: publication.protection == .lcp ? "lcp-protected" : "drm-protected",
+            message: "\(path): is protected by \(scheme), which raudio cannot decrypt yet; it cannot be played"
+        )
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReadiumShared
+
+/// A readable summary of a publication, for `raudio info --human`.
+struct PublicationSummary {
+    let publication: Publication
+
+    var text: String {
+        let metadata = publication.metadata
+        var lines: [String] = []
+        lines.append(publication.title)
+        if let subtitle = metadata.subtitle?.string { lines.append(subtitle) }
+        lines.append("")
+        func contributors(_ role: String, _ label: String) {
+            let names = (metadata.contributors[role] ?? []).map(\.name.string)
+            if !names.isEmpty { lines.append("\(label): \(names.joined(separator: ", "))") }
+        }
+        contributors("author", "Author")
+        contributors("narrator", "Narrator")
+        contributors("translator", "Translator")
+        contributors("publisher", "Publisher")
+        if !metadata.languages.isEmpty { lines.append("Language: \(metadata.languages.joined(separator: ", "))") }
+        if let published = metadata.published { lines.append("Published: \(published)") }
+        if let identifier = metadata.identifier { lines.append("Identifier: \(identifier)") }
+        lines.append("Format: \(publication.mediaType.string)")
+        if let protection = publication.protection { lines.append("Protected by: \(protection == .lcp ? "LCP" : "unknown DRM")") }
+        let total = metadata.duration ?? sumOfDurations
+        if let total { lines.append("Duration: \(Self.clock(total))") }
+        lines.append("")
+        lines.append("Reading order (\(publication.readingOrder.count)):")
+        for (index, link) in publication.readingOrder.enumerated() {
+            let duration = link.duration.map { "  \(Self.clock($0))" } ?? ""
+            lines.append(String(format: "%4d. ", index + 1) + (link.title ?? link.href) + duration + "  [\(link.href)]")
+        }
+        if !publication.tableOfContents.isEmpty {
+            lines.append("")
+            lines.append("Table of contents:")
+            appendTOC(publication.tableOfContents, depth: 1, into: &lines)
+        }
+        if let description = metadata.description {
+            lines.append("")
+            lines.append(description)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private var sumOfDurations: Double? {
+        let durations = publication.readingOrder.compactMap(\.duration)
+        guard durations.count == publication.readingOrder.count, !durations.isEmpty else { return nil }
+        return durations.reduce(0, +)
+    }
+
+    private func appendTOC(_ links: [Link], depth: Int, into lines: inout [String]) {
+        for link in links {
+            lines.append(String(repeating: "  ", count: depth) + "- " + (link.title ?? link.href) + "  [\(link.href)]")
+            appendTOC(link.children, depth: depth + 1, into: &lines)
+        }
+    }
+
+    /// `1:02:03` or `2:03`.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let hours = total / 3600
+        let minutes = total / 60 % 60
+        let secs = total % 60
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+}

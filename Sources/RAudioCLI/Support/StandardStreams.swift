@@ -1,0 +1,41 @@
+import Foundation
+
+/// Writes to stdout and stderr with POSIX `write`, so a closed pipe is an error to handle, not a crash.
+///
+/// `FileHandle.write(_:)` aborts the process on EPIPE even with SIGPIPE ignored; this does not. Call
+/// `StandardStreams.ignoreSIGPIPE()` once at start-up. Thread-safe: each line is one `write` call.
+public enum StandardStreams {
+    /// stdout was closed by the reader (the app that drives raudio went away).
+    public struct ReaderGone: Error {}
+
+    public static func ignoreSIGPIPE() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Writes `line` and a newline to stdout. Throws `ReaderGone` when the pipe is closed.
+    public static func printLine(_ line: String) throws(ReaderGone) {
+        guard write(line + "\n", to: STDOUT_FILENO) else { throw ReaderGone() }
+    }
+
+    /// Writes `line` and a newline to stderr; failures are ignored (there is nowhere left to report).
+    public static func printError(_ line: String) {
+        _ = write(line + "\n", to: STDERR_FILENO)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        bytes.removeAll()
+        return true
+    }
+}

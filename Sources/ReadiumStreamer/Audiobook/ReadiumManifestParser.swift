@@ -1,0 +1,62 @@
+import Foundation
+import ReadiumShared
+
+/// Opens publications described by a Readium Web Publication Manifest: audiobook packages
+/// (`.audiobook`, `.lcpa`: a ZIP with `manifest.json`), exploded packages, and standalone manifests.
+public struct ReadiumManifestParser: Sendable {
+    /// The href of the manifest in a package.
+    public static let manifestHref = "manifest.json"
+    /// The href of an LCP license in a package.
+    public static let licenseHref = "license.lcpl"
+    /// The encryption scheme URI of Readium LCP.
+    public static let lcpScheme = "http://readium.org/2014/01/lcp"
+
+    public init() {}
+
+    /// Parses the manifest at `manifestHref` in `container`.
+    public func parse(
+        container: any Container, manifestHref: String = ReadiumManifestParser.manifestHref, format: PublicationFormat
+    ) throws(OpeningError) -> Publication {
+        let log = WarningLog()
+        let data: Data
+        do {
+            data = try container.resource(at: manifestHref).read()
+        } catch {
+            throw OpeningError(error)
+        }
+        // A standalone manifest is named by its own path; a packaged one by the package and its entry.
+        let errorPath = format == .readiumManifest
+            ? container.sourceURL.appendingPathComponent(manifestHref).path
+            : "\(container.sourceURL.path): \(manifestHref)"
+        var manifest: Manifest
+        do {
+            manifest = try Manifest(jsonData: data, source: manifestHref, log: log)
+        } catch {
+            throw OpeningError(.badData, path: errorPath, message: error.message)
+        }
+        var normalizer = ManifestHrefNormalizer(manifestHref: manifestHref, log: log)
+        manifest = normalizer.normalize(manifest)
+        let protection = Self.protection(of: manifest, in: container)
+        var mediaType = format.mediaType
+        if protection == .lcp {
+            mediaType = .lcpProtectedAudiobook
+        } else if format != .readiumManifest, !manifest.conformsToAudiobook {
+            mediaType = .readiumWebPub
+        } else if format == .readiumManifest, !manifest.conformsToAudiobook {
+            mediaType = .readiumWebPubManifest
+        }
+        return Publication(
+            manifest: manifest, container: container, mediaType: mediaType, protection: protection,
+            warnings: log.warnings
+        )
+    }
+
+    /// LCP when the package holds a license or a resource declares the LCP encryption scheme.
+    static func protection(of manifest: Manifest, in container: any Container) -> Publication.Protection? {
+        if container.entries.contains(licenseHref) { return .lcp }
+        let links = manifest.readingOrder + manifest.resources
+        let schemes = links.compactMap { $0.properties["encrypted"]?.objectValue?["scheme"]?.stringValue }
+        if schemes.contains(lcpScheme) { return .lcp }
+        return schemes.isEmpty ? nil : .unknown
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ReadiumShared
+
+/// Recognizes file contents from their first bytes ("magic numbers"), without trusting extensions.
+public enum ContentSniffer {
+    /// What the first bytes of a file look like.
+    public enum Kind: Sendable, Equatable {
+        case zip
+        case json
+        case audio(MediaType)
+        case empty
+        case other
+    }
+
+    /// The number of bytes `kind(of:)` wants to see.
+    public static let headerLength = 4096
+
+    public static func kind(of header: Data) -> Kind {
+        let bytes = [UInt8](header.prefix(headerLength))
+        guard !bytes.isEmpty else { return .empty }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
+        if let audio = audioType(of: bytes) { return .audio(audio) }
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        if start < bytes.count, bytes[start] == UInt8(ascii: "{") { return .json }
+        return .other
+    }
+
+    /// The audio media type the bytes start with, if any.
+    public static func audioType(of bytes: [UInt8]) -> MediaType? {
+        if bytes.starts(with: Array("ID3".utf8)) { return .mp3 }
+        if bytes.starts(with: Array("OggS".utf8)) {
+            let header = String(decoding: bytes.prefix(64).map { $0 < 0x20 || $0 > 0x7E ? UInt8(ascii: ".") : $0 }, as: UTF8.self)
+            if header.contains("OpusHead") { return .opus }
+            return .ogg
+        }
+        if bytes.starts(with: Array("fLaC".utf8)) { return .flac }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WAVE".utf8) { return .wav }
+        if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) { return .mp4Audio }
+        if bytes.count >= 4, Array(bytes[0..<4]) == [0x1A, 0x45, 0xDF, 0xA3] { return .webmAudio }
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .aac }
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0, bytes[1] & 0x06 != 0, bytes[2] & 0xF0 != 0xF0 {
+            return .mp3
+        }
+        return nil
+    }
+
+    /// Audio file extensions accepted in an informal audiobook (playlists and unknown ones are not tracks).
+    public static let audioExtensions: Set<String> = [
+        "mp3", "ogg", "oga", "opus", "m4a", "m4b", "aac", "flac", "wav", "webm", "aiff", "aif", "alac", "mogg",
+    ]
+}

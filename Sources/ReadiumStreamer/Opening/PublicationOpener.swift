@@ -1,0 +1,120 @@
+import Foundation
+import ReadiumShared
+
+/// Opens a publication from a local path, whatever its kind, recognizing it by content.
+///
+/// Accepts a Readium audiobook package (`.audiobook`, `.lcpa`; also misnamed), an exploded package
+/// folder, a standalone RWPM manifest whose hrefs point to files beside it, an informal audiobook (a
+/// ZIP or folder of audio files), a single audio file, and EPUBs. Errors name the path and say what
+/// was wrong; LCP-protected publications open (their metadata is readable) with `protection == .lcp`.
+public struct PublicationOpener: Sendable {
+    public init() {}
+
+    /// Opens `url`. Blocks on file I/O; call it off the cooperative pool for large folders.
+    public func open(url: URL) throws(OpeningError) -> Publication {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw OpeningError(.notFound, path: url.path, message: "does not exist")
+        }
+        if isDirectory.boolValue {
+            return try openFolder(url)
+        }
+        let header: Data
+        do {
+            header = try FileResource(url: url).read(range: 0..<UInt64(ContentSniffer.headerLength))
+        } catch {
+            throw OpeningError(error)
+        }
+        switch ContentSniffer.kind(of: header) {
+        case .empty:
+            throw OpeningError(.badData, path: url.path, message: "is an empty file, not a publication")
+        case .zip:
+            return try openZIP(url)
+        case .json:
+            return try openManifestFile(url)
+        case .audio(let mediaType):
+            return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType)
+        case .other:
+            throw OpeningError(
+                .badData, path: url.path,
+                message: "is not a publication raudio can open (not a ZIP package, not a Readium manifest, not an audio file)"
+            )
+        }
+    }
+
+    private func openFolder(_ url: URL) throws(OpeningError) -> Publication {
+        let container: FolderContainer
+        do {
+            container = try FolderContainer(url: url)
+        } catch {
+            throw OpeningError(error)
+        }
+        return try open(container: container, kindDescription: "folder")
+    }
+
+    private func openZIP(_ url: URL) throws(OpeningError) -> Publication {
+        let container: ZIPContainer
+        do {
+            container = try ZIPContainer(url: url)
+        } catch {
+            throw OpeningError(error)
+        }
+        return try open(container: container, kindDescription: "ZIP archive")
+    }
+
+    /// Chooses the parser from what the container holds.
+    private func open(container: any Container, kindDescription: String) throws(OpeningError) -> Publication {
+        let entries = Set(container.entries)
+        if entries.contains(ReadiumManifestParser.manifestHref) {
+            let hasLicense = entries.contains(ReadiumManifestParser.licenseHref)
+            return try ReadiumManifestParser().parse(container: container, format: hasLicense ? .lcpProtectedPackage : .readiumPackage)
+        }
+        if entries.contains("META-INF/container.xml") {
+            return try EPUBOpening.parse(container: container)
+        }
+        if InformalAudiobookParser.hasAudio(container.entries) {
+            return try InformalAudiobookParser().parse(container: container)
+        }
+        if entries.contains("mimetype") {
+            throw OpeningError(.badData, path: container.sourceURL.path, message: "looks like an EPUB but has no META-INF/container.xml")
+        }
+        throw OpeningError(
+            .badData, path: container.sourceURL.path,
+            message: "is a \(kindDescription) with no publication in it (no manifest.json, no META-INF/container.xml, no audio file)"
+        )
+    }
+
+    private func openManifestFile(_ url: URL) throws(OpeningError) -> Publication {
+        let data: Data
+        do {
+            data = try FileResource(url: url).read()
+        } catch {
+            throw OpeningError(error)
+        }
+        if let object = try? JSONParser.parse(data).objectValue, Self.isLCPLicense(object) {
+            throw OpeningError(
+                .unsupported, path: url.path,
+                message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet"
+            )
+        }
+        let folder: FolderContainer
+        do {
+            folder = try FolderContainer(url: url.deletingLastPathComponent())
+        } catch {
+            throw OpeningError(error)
+        }
+        return try ReadiumManifestParser().parse(container: folder, manifestHref: url.lastPathComponent, format: .readiumManifest)
+    }
+
+    /// An LCP license has `provider`, `encryption` and `links` but no `metadata`.
+    static func isLCPLicense(_ object: JSONObject) -> Bool {
+        object["metadata"] == nil && object["provider"] != nil && object["encryption"] != nil
+    }
+}
+
+/// Where the EPUB parser plugs in.
+enum EPUBOpening {
+    static func parse(container: any Container) throws(OpeningError) -> Publication {
+        throw OpeningError(.unsupported, path: container.sourceURL.path, message: "is an EPUB; opening EPUBs is not implemented yet")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Runs a program to completion for a test, with optional stdin, and returns what it printed.
+///
+/// A watchdog kills the program after `timeout` seconds, so a hang fails the test instead of stalling
+/// the suite; `timedOut` tells which happened.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+    public var timedOut: Bool
+    /// Whether the process ended by a signal (a crash), not by `exit`.
+    public var endedBySignal: Bool
+
+    /// The non-empty lines of stdout.
+    public var outputLines: [String] {
+        standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments`; stdin gets `input` then EOF (or stays open for `keepStdinOpen`).
+    public static func run(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-\(UUID().uuidString).out")
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        let outputHandle = try FileHandle(forWritingTo: outputFile)
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        let inputPipe = Pipe()
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { try? inputPipe.fileHandleForWriting.write(contentsOf: input) }
+        try? inputPipe.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                process.terminate()
+                Thread.sleep(forTimeInterval: 0.5)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        try? outputHandle.close()
+        try? errorHandle.close()
+        return ProcessResult(
+            status: process.terminationStatus,
+            standardOutput: (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "",
+            timedOut: timedOut,
+            endedBySignal: process.terminationReason == .uncaughtSignal
+        )
+    }
+
+    /// The built `raudio` executable, next to the test bundle.
+    public static var raudioExecutable: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("raudio")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            folder.deleteLastPathComponent()
+        }
+        return Corpus.projectRoot.appendingPathComponent(".build/debug/raudio")
+    }
+
+    /// Runs the built `raudio` with `arguments`.
+    public static func raudio(
+        _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil, timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        try run(raudioExecutable, arguments, input: input, environment: environment, timeout: timeout)
+    }
+}
