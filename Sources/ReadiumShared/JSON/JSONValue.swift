@@ -108,3 +108,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         hasher.combine(values)
     }
 }
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}
