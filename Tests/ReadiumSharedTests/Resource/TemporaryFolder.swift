@@ -50,13 +50,15 @@ struct TemporaryFolder {
 /// Deterministic pseudo-random bytes (xorshift), compressible only a little, for range tests.
 func patternBytes(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
     var state = seed
-    var data = Data(count: count)
-    for index in 0..<count {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        // Mix text-like runs in so DEFLATE actually compresses.
-        data[index] = index % 7 == 0 ? UInt8(truncatingIfNeeded: state) : UInt8(0x61 + (index / 13) % 5)
+    var bytes = [UInt8](repeating: 0, count: count)
+    bytes.withUnsafeMutableBufferPointer { buffer in
+        for index in 0..<count {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            // Mix text-like runs in so DEFLATE actually compresses.
+            buffer[index] = index % 7 == 0 ? UInt8(truncatingIfNeeded: state) : UInt8(0x61 + (index / 13) % 5)
+        }
     }
-    return data
+    return Data(bytes)
 }
 
 /// The `ResourceError` that `body` throws, or nil when it throws nothing (or another error).
