@@ -49,7 +49,8 @@ struct FileDescriptor {
     /// Reads up to `count` bytes at `offset` with `pread(2)`, retrying short reads and EINTR;
     /// returns fewer bytes only at the end of the file.
     func read(at offset: UInt64, count: Int) throws(ResourceError) -> Data {
-        guard count > 0 else { return Data() }
+        // An offset past what off_t holds (a hostile ZIP64 field) reads as end of file, never traps.
+        guard count > 0, offset <= UInt64(Int64.max) - UInt64(count) else { return Data() }
         var data = Data(count: count)
         var filled = 0
         var failure: Int32 = 0
