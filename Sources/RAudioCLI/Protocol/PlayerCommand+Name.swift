@@ -1,0 +1,87 @@
+import Foundation
+
+extension PlayerCommand {
+    /// The word of each command and the kind of value it takes: the parser's table.
+    public enum Name: String, Sendable, CaseIterable {
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status
+
+        /// The value a command takes after its word (or in its JSON keys).
+        enum Argument {
+            /// Nothing: `play`.
+            case none
+            /// A time, absolute or signed: `seek 1:02:03`, `seek -10`; JSON `to` or `by`.
+            case seekTarget
+            /// A JSON object: `go {"href":...}`; JSON `locator`.
+            case locator
+            /// A decimal number in `range`: `speed 1.5`; JSON `value`. `example` is shown in errors.
+            case number(ClosedRange<Double>, example: String)
+        }
+
+        var argument: Argument {
+            switch self {
+            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status: .none
+            case .seek: .seekTarget
+            case .go: .locator
+            case .speed: .number(0.5...3.0, example: "1.5")
+            case .volume: .number(0...1, example: "0.8")
+            }
+        }
+
+        /// Builds the command from its parsed value; the value's kind always matches `argument`.
+        func command(with value: ParsedValue) -> PlayerCommand {
+            switch (self, value) {
+            case (.play, _): .play
+            case (.pause, _): .pause
+            case (.toggle, _): .toggle
+            case (.stop, _): .stop
+            case (.quit, _): .quit
+            case (.forward, _): .forward
+            case (.back, _): .back
+            case (.next, _): .next
+            case (.previous, _): .previous
+            case (.status, _): .status
+            case (.seek, .seekTarget(let target)): .seek(target)
+            case (.go, .locator(let json)): .go(locatorJSON: json)
+            case (.speed, .number(let value)): .speed(value)
+            case (.volume, .number(let value)): .volume(value)
+            case (.seek, _), (.go, _), (.speed, _), (.volume, _): .status
+            }
+        }
+
+        /// How to type the command, for error messages: `seek 1:02:03 | seek +30`.
+        var usage: String {
+            switch argument {
+            case .none: rawValue
+            case .seekTarget: "seek 1:02:03 | seek 3723.5 | seek +30 | seek -10"
+            case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}}"#
+            case .number(let range, let example): "\(rawValue) \(example) (from \(range.lowerBound.formatted) to \(range.upperBound.formatted))"
+            }
+        }
+
+        /// How to send the command as JSON, for error messages.
+        var jsonUsage: String {
+            switch argument {
+            case .none: #"{"command":"\#(rawValue)"}"#
+            case .seekTarget: #"{"command":"seek","to":3723.5} or {"command":"seek","by":-10}"#
+            case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}}"#
+            case .number(_, let example): #"{"command":"\#(rawValue)","value":\#(example)}"#
+            }
+        }
+    }
+
+    /// A command's value once parsed, before it becomes a `PlayerCommand`.
+    enum ParsedValue {
+        case none
+        case seekTarget(SeekTarget)
+        case locator(Data)
+        case number(Double)
+    }
+}
+
+extension Double {
+    /// `1` rather than `1.0`, `0.5` as `0.5`: numbers as a person types them.
+    var formatted: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        return String(self)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A command read from stdin while `raudio play` or `raudio speak` runs, one per line.
+///
+/// To add a command: add its case here, its name and argument kind to `PlayerCommand.Name`, and its
+/// line in `Name.command(with:)`; both the words and the JSON forms then accept it.
+public enum PlayerCommand: Sendable, Hashable {
+    case play
+    case pause
+    case toggle
+    case stop
+    /// Ends the program (exit 0 after the output is flushed).
+    case quit
+    case seek(SeekTarget)
+    /// Skips forward by the configured interval.
+    case forward
+    /// Skips back by the configured interval.
+    case back
+    /// The start of the next track (or the next resource for TTS).
+    case next
+    /// The start of the previous track.
+    case previous
+    /// Goes to a Readium locator, kept as the JSON object the user sent (compact, sorted keys), to be
+    /// decoded into `Locator` by the caller.
+    case go(locatorJSON: Data)
+    /// Playback rate, 0.5 to 3.0.
+    case speed(Double)
+    /// Output volume, 0 to 1.
+    case volume(Double)
+    /// Asks for a `state` event now.
+    case status
+
+    /// The command's word, as typed and as echoed in the `ack` event.
+    public var name: String { kind.rawValue }
+
+    /// The command's name without its value.
+    public var kind: Name {
+        switch self {
+        case .play: .play
+        case .pause: .pause
+        case .toggle: .toggle
+        case .stop: .stop
+        case .quit: .quit
+        case .seek: .seek
+        case .forward: .forward
+        case .back: .back
+        case .next: .next
+        case .previous: .previous
+        case .go: .go
+        case .speed: .speed
+        case .volume: .volume
+        case .status: .status
+        }
+    }
+}
+
+/// Where a `seek` goes, in seconds of publication time.
+public enum SeekTarget: Sendable, Hashable {
+    /// From the start of the publication; 0 or more (a time past the end is clamped by the player).
+    case absolute(seconds: Double)
+    /// From the current position, forward (positive) or back (negative), across tracks.
+    case relative(seconds: Double)
+}

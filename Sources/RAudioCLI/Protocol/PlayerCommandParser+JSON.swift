@@ -1,0 +1,112 @@
+import Foundation
+
+extension PlayerCommandParser {
+    /// The JSON form: one object with `command`, an optional `id` and `v`, and the command's keys.
+    ///
+    /// Unknown keys are refused, so that a misspelt key (`"valeu"`) is not silently ignored. Foundation's
+    /// `JSONDecoder` tolerates a trailing comma; NaN, Infinity and comments are refused.
+    static func parseJSON(_ text: Substring) throws(CommandParseError) -> PlayerCommandRequest {
+        guard let value = JSONValue.parse(text) else {
+            throw CommandParseError(.malformed, "\(quoted(String(text))) is not valid JSON; send one object per line, like {\"command\":\"play\",\"id\":1}")
+        }
+        guard case .object(let object) = value else {
+            throw CommandParseError(.malformed, "a command must be a JSON object, got \(value.typeName); send {\"command\":\"play\"}")
+        }
+        let id = try requestID(object["id"])
+        if let version = object["v"], version != .number(1) {
+            throw CommandParseError(.badValue, "protocol version \(quoted(render(version))) is not supported; send \"v\":1 or leave it out", id: id)
+        }
+        guard let commandValue = object["command"] else {
+            throw CommandParseError(.malformed, "the object has no \"command\" key; send {\"command\":\"play\"}", id: id)
+        }
+        guard case .string(let word) = commandValue else {
+            throw CommandParseError(.malformed, "\"command\" must be a string, got \(commandValue.typeName); send {\"command\":\"play\"}", id: id)
+        }
+        let name = try commandName(word, id: id)
+        let keys = expectedKeys(for: name)
+        if let unexpected = object.keys.sorted().first(where: { !keys.contains($0) && !["command", "id", "v"].contains($0) }) {
+            throw CommandParseError(.malformed, "\(name.rawValue) has no key \(quoted(unexpected)); send \(name.jsonUsage)", id: id)
+        }
+        let parsed = try parsedValue(for: name, in: object, id: id)
+        return PlayerCommandRequest(command: name.command(with: parsed), id: id)
+    }
+
+    private static func expectedKeys(for name: PlayerCommand.Name) -> Set<String> {
+        switch name.argument {
+        case .none: []
+        case .seekTarget: ["to", "by"]
+        case .locator: ["locator"]
+        case .number: ["value"]
+        }
+    }
+
+    /// A string or finite number; `null` or no key means no id.
+    private static func requestID(_ value: JSONValue?) throws(CommandParseError) -> CommandID? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let string)?: return .string(string)
+        case .number(let number)?: return .number(number)
+        case let other?:
+            throw CommandParseError(.malformed, "\"id\" must be a string or a number, got \(other.typeName); send for example \"id\":7")
+        }
+    }
+
+    private static func parsedValue(
+        for name: PlayerCommand.Name, in object: [String: JSONValue], id: CommandID?
+    ) throws(CommandParseError) -> PlayerCommand.ParsedValue {
+        switch name.argument {
+        case .none:
+            return .none
+        case .seekTarget:
+            return .seekTarget(try seekTarget(to: object["to"], by: object["by"], id: id))
+        case .locator:
+            guard let locator = object["locator"] else {
+                throw CommandParseError(.missingValue, "go needs a \"locator\" object; send \(name.jsonUsage)", id: id)
+            }
+            guard case .object = locator else {
+                throw CommandParseError(.badValue, "\"locator\" must be an object, got \(locator.typeName); send \(name.jsonUsage)", id: id)
+            }
+            return .locator(locator.data)
+        case .number(let range, _):
+            guard let value = object["value"] else {
+                throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
+            }
+            guard case .number(let number) = value else {
+                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be a number, got \(value.typeName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
+            }
+            return .number(try checked(number, in: range, for: name, id: id))
+        }
+    }
+
+    /// Exactly one of `to` (seconds or a time string, 0 or more) and `by` (signed seconds).
+    private static func seekTarget(to: JSONValue?, by: JSONValue?, id: CommandID?) throws(CommandParseError) -> SeekTarget {
+        let usage = PlayerCommand.Name.seek.jsonUsage
+        switch (to, by) {
+        case (nil, nil):
+            throw CommandParseError(.missingValue, "seek needs \"to\" (a position) or \"by\" (an offset); send \(usage)", id: id)
+        case (.some, .some):
+            throw CommandParseError(.badValue, "seek takes \"to\" or \"by\", not both; send \(usage)", id: id)
+        case (let to?, nil):
+            switch to {
+            case .number(let seconds) where seconds >= 0:
+                return .absolute(seconds: seconds)
+            case .string(let text):
+                guard let seconds = TimeParser.seconds(Substring(text.trimmingCharacters(in: .whitespaces))) else {
+                    throw CommandParseError(.badValue, "\"to\" \(quoted(text)) is not a time (h:mm:ss, mm:ss or seconds); send \(usage)", id: id)
+                }
+                return .absolute(seconds: seconds)
+            default:
+                throw CommandParseError(.badValue, "\"to\" must be 0 or more seconds or a time like \"1:02:03\", got \(to.typeName) \(quoted(render(to))); send \(usage)", id: id)
+            }
+        case (nil, let by?):
+            guard case .number(let seconds) = by else {
+                throw CommandParseError(.badValue, "\"by\" must be a number of seconds, got \(by.typeName) \(quoted(render(by))); send \(usage)", id: id)
+            }
+            return .relative(seconds: seconds)
+        }
+    }
+
+    private static func render(_ value: JSONValue) -> String {
+        String(decoding: value.data, as: UTF8.self)
+    }
+}

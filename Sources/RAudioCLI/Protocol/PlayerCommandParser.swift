@@ -1,0 +1,123 @@
+import Foundation
+
+/// Parses stdin command lines, in words (`seek +30`) or JSON (`{"command":"seek","by":30,"id":7}`).
+///
+/// Pure: no I/O, callable from any thread. Command words are case-insensitive; surrounding
+/// whitespace is ignored; empty lines and lines starting with `#` are ignored (`.success(nil)`).
+public enum PlayerCommandParser {
+    /// Lines longer than this many UTF-8 bytes are refused (`command-too-long`) without being parsed.
+    public static let maximumLineBytes = 64 * 1024
+
+    /// Parses one line (with or without its newline): a request, nil for a blank or comment line,
+    /// or an error whose message says what to type instead.
+    public static func parse(line: String) -> Result<PlayerCommandRequest?, CommandParseError> {
+        let byteCount = line.utf8.count
+        guard byteCount <= maximumLineBytes else {
+            return .failure(CommandParseError(
+                .tooLong,
+                "the command line is \(byteCount) bytes, more than the \(maximumLineBytes) allowed: \(quoted(line)); send one command per line"
+            ))
+        }
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty || text.hasPrefix("#") { return .success(nil) }
+        do {
+            if text.hasPrefix("{") {
+                return .success(try parseJSON(Substring(text)))
+            }
+            return .success(try parseWords(Substring(text)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The words form: a command word, then its value as the rest of the line.
+    static func parseWords(_ text: Substring) throws(CommandParseError) -> PlayerCommandRequest {
+        let word = text.prefix { !$0.isWhitespace }
+        let rest = text.dropFirst(word.count).trimmingPrefix { $0.isWhitespace }
+        let name = try commandName(String(word))
+        let value: PlayerCommand.ParsedValue
+        switch name.argument {
+        case .none:
+            guard rest.isEmpty else {
+                throw CommandParseError(.badValue, "'\(name.rawValue)' takes no value, got \(quoted(String(rest))); type: \(name.usage)")
+            }
+            value = .none
+        case .seekTarget:
+            value = .seekTarget(try seekTarget(words: rest))
+        case .locator:
+            guard !rest.isEmpty else {
+                throw CommandParseError(.missingValue, "'go' needs a locator as a JSON object; type: \(name.usage)")
+            }
+            guard case .object? = JSONValue.parse(rest), let locator = JSONValue.parse(rest) else {
+                throw CommandParseError(.badValue, "the locator \(quoted(String(rest))) is not a JSON object; type: \(name.usage)")
+            }
+            value = .locator(locator.data)
+        case .number(let range, _):
+            guard !rest.isEmpty else {
+                throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a number; type: \(name.usage)")
+            }
+            guard let number = TimeParser.decimal(rest) else {
+                throw CommandParseError(.badValue, "\(quoted(String(rest))) is not a number; type: \(name.usage)")
+            }
+            value = .number(try checked(number, in: range, for: name))
+        }
+        return PlayerCommandRequest(command: name.command(with: value))
+    }
+
+    /// `seek 1:02:03`, `seek 3723.5` (absolute) or `seek +30`, `seek -1:30` (relative).
+    private static func seekTarget(words rest: Substring) throws(CommandParseError) -> SeekTarget {
+        let usage = PlayerCommand.Name.seek.usage
+        guard !rest.isEmpty else {
+            throw CommandParseError(.missingValue, "'seek' needs a time; type: \(usage)")
+        }
+        let sign = rest.first == "-" ? -1.0 : 1.0
+        let isRelative = rest.first == "+" || rest.first == "-"
+        guard let seconds = TimeParser.seconds(isRelative ? rest.dropFirst() : rest) else {
+            throw CommandParseError(.badValue, "\(quoted(String(rest))) is not a time (h:mm:ss, mm:ss or seconds); type: \(usage)")
+        }
+        return isRelative ? .relative(seconds: sign * seconds) : .absolute(seconds: seconds)
+    }
+
+    /// Finds the command for `word`, case-insensitively; suggests the nearest one when unknown.
+    static func commandName(_ word: String, id: CommandID? = nil) throws(CommandParseError) -> PlayerCommand.Name {
+        if let name = PlayerCommand.Name(rawValue: word.lowercased()) { return name }
+        let all = PlayerCommand.Name.allCases.map(\.rawValue)
+        var message = "unknown command \(quoted(word))"
+        if let nearest = all.min(by: { editDistance(word.lowercased(), $0) < editDistance(word.lowercased(), $1) }),
+           editDistance(word.lowercased(), nearest) <= 2 {
+            message += "; did you mean '\(nearest)'?"
+        }
+        message += " Commands: " + all.joined(separator: ", ")
+        throw CommandParseError(.unknown, message, id: id)
+    }
+
+    /// Refuses a number outside `range` or not finite.
+    static func checked(
+        _ number: Double, in range: ClosedRange<Double>, for name: PlayerCommand.Name, id: CommandID? = nil
+    ) throws(CommandParseError) -> Double {
+        guard number.isFinite, range.contains(number) else {
+            throw CommandParseError(
+                .badValue,
+                "\(name.rawValue) \(number.formatted) is out of range: it goes from \(range.lowerBound.formatted) to \(range.upperBound.formatted); type: \(name.usage)",
+                id: id
+            )
+        }
+        return number
+    }
+
+    /// Levenshtein distance, for "did you mean" suggestions; long words are not compared.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(16)), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
