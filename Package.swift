@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "ReadiumShared"]),
+        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "ReadiumShared", "ReadiumNavigator"]),
     ],
     swiftLanguageModes: [.v6]
 )
