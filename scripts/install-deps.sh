@@ -89,17 +89,23 @@ PY
 
 if ! python_ok; then
     say "installing the Python packages ${PIP_PACKAGES[*]} (for ../shared/tools/readium-validate)"
-    pip_install=(python3 -m pip install --quiet --disable-pip-version-check)
-    [[ "$(id -u)" == 0 ]] || pip_install+=(--user)
-    if (( dry_run )); then
-        echo "would run: ${pip_install[*]} ${PIP_PACKAGES[*]}"
-    elif ! "${pip_install[@]}" "${PIP_PACKAGES[@]}"; then
-        # Debian's own python3 refuses pip outside a virtual environment (PEP 668).
-        say "retrying with --break-system-packages"
-        "${pip_install[@]}" --break-system-packages "${PIP_PACKAGES[@]}"
-    fi
-    if (( ! dry_run )) && ! python_ok; then
-        say "python3 still cannot import jsonschema>=4.18 and referencing; install them for $(command -v python3)"
+    pip=(python3 -m pip install --quiet --disable-pip-version-check)
+    # In order: into this python3 (root, a virtual environment, pyenv); into the user's site-packages;
+    # past Debian's refusal to let pip touch its own python3 (PEP 668, "externally managed").
+    attempts=("" "--user" "--break-system-packages")
+    [[ "$(id -u)" != 0 ]] && attempts[2]="--user --break-system-packages"
+    installed=0
+    for options in "${attempts[@]}"; do
+        # shellcheck disable=SC2086 # $options holds zero, one or two options on purpose
+        if (( dry_run )); then
+            echo "would run: ${pip[*]} $options ${PIP_PACKAGES[*]}"; installed=1; break
+        elif output=$("${pip[@]}" $options "${PIP_PACKAGES[@]}" 2>&1) && python_ok; then
+            installed=1; break
+        fi
+    done
+    if (( ! installed )); then
+        printf '%s\n' "$output" >&2
+        say "python3 ($(command -v python3)) still cannot import jsonschema>=4.18 and referencing; install them for it"
         exit 1
     fi
 fi
