@@ -1,0 +1,36 @@
+# raudio: build, test and try it. `make help` lists the targets.
+# Every target that builds first runs scripts/install-deps.sh, which installs only what is missing.
+
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SAMPLE ?= samples/gull-rock.audiobook
+
+.DEFAULT_GOAL := help
+.PHONY: help deps build release test demo bench samples clean
+
+help: ## List the targets
+	@echo "raudio: make TARGET"
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  %-9s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+deps: ## Install the missing Debian and Python packages (quiet when all are present)
+	@bash scripts/install-deps.sh
+
+build: deps ## Debug build of the raudio command line (.build/debug/raudio)
+	$(SWIFT) build --product raudio
+
+release: deps ## Release build of the raudio command line (.build/release/raudio)
+	$(SWIFT) build -c release --product raudio
+
+test: deps ## Run the whole test suite (tests start their own PulseAudio daemon)
+	$(SWIFT) test
+
+demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
+	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"
+
+bench: release ## Run the benchmarks (see BENCHMARKS.md)
+	@bash scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+
+samples: deps ## Regenerate samples/ from its text (see samples/README.md)
+	@bash scripts/make-samples.sh
+
+clean: ## Remove the build products (.build/ and build/)
+	rm -rf .build build

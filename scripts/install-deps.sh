@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Installs what raudio needs to build, test and run on Debian 12, and only what is missing.
+#
+# Quiet and fast when everything is present (it runs before every `make test`). When a Debian package
+# is missing it runs `apt-get update` and `apt-get install`: directly as root, else through `sudo -n`
+# when that works without a password, else it prints the exact command to run and fails.
+# Then it makes sure the Python packages of ../shared/tools/readium-validate are importable.
+#
+# Usage: scripts/install-deps.sh [--dry-run]
+#   --dry-run   print the commands that would run instead of running them (exit 0)
+# Environment (for testing this script): RAUDIO_APT_PACKAGES replaces the list of Debian packages.
+set -euo pipefail
+
+# The one list of Debian packages the project needs.
+APT_PACKAGES=(
+    # Build: the C libraries behind the C* modules of Package.swift, and pkg-config to find them.
+    libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev pkg-config
+    # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
+    # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), hyperfine for `make bench`,
+    # pip for the validator's Python packages.
+    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 zip unzip hyperfine python3-pip
+)
+if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
+    read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"
+fi
+# The Python packages ../shared/tools/readium-validate imports.
+PIP_PACKAGES=("jsonschema>=4.18" "referencing")
+
+dry_run=0
+case "${1:-}" in
+    "") ;;
+    --dry-run) dry_run=1 ;;
+    *) echo "usage: $0 [--dry-run]" >&2; exit 64 ;;
+esac
+
+say() { echo "install-deps: $*" >&2; }
+
+# Runs a command, or prints it under --dry-run.
+run() {
+    if (( dry_run )); then echo "would run: $*"; else "$@"; fi
+}
+
+# Debian packages: one dpkg-query for the whole list; prints the names not fully installed.
+missing_apt_packages() {
+    local installed
+    installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${APT_PACKAGES[@]}" 2>/dev/null \
+        | awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }' || true)
+    local package
+    for package in "${APT_PACKAGES[@]}"; do
+        grep -qxF "${package%%:*}" <<<"$installed" || printf '%s\n' "$package"
+    done
+}
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    say "dpkg-query not found: this script installs Debian packages and needs Debian 12 (or a derivative)."
+    say "Install by hand: ${APT_PACKAGES[*]}"
+    exit 1
+fi
+
+mapfile -t missing < <(missing_apt_packages)
+if (( ${#missing[@]} > 0 )); then
+    apt_line="apt-get install -y --no-install-recommends ${missing[*]}"
+    say "missing Debian packages: ${missing[*]}"
+    if [[ "$(id -u)" == 0 ]]; then
+        prefix=()
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        prefix=(sudo -n)
+    else
+        say "not root and no password-less sudo; run this as root, then run make again:"
+        echo "    apt-get update && $apt_line" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    run "${prefix[@]}" apt-get update -qq
+    # shellcheck disable=SC2086 # the package names are words on purpose
+    run "${prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Python packages for the Readium validator, with the python3 the validator's shebang finds.
+python_ok() {
+    python3 - <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+import jsonschema, referencing  # noqa: F401
+major, minor = (int(part) for part in version("jsonschema").split(".")[:2])
+sys.exit(0 if (major, minor) >= (4, 18) else 1)
+PY
+}
+
+if ! python_ok; then
+    say "installing the Python packages ${PIP_PACKAGES[*]} (for ../shared/tools/readium-validate)"
+    pip=(python3 -m pip install --quiet --disable-pip-version-check)
+    # In order: into this python3 (root, a virtual environment, pyenv); into the user's site-packages;
+    # past Debian's refusal to let pip touch its own python3 (PEP 668, "externally managed").
+    attempts=("" "--user" "--break-system-packages")
+    [[ "$(id -u)" != 0 ]] && attempts[2]="--user --break-system-packages"
+    installed=0
+    for options in "${attempts[@]}"; do
+        # shellcheck disable=SC2086 # $options holds zero, one or two options on purpose
+        if (( dry_run )); then
+            echo "would run: ${pip[*]} $options ${PIP_PACKAGES[*]}"; installed=1; break
+        elif output=$("${pip[@]}" $options "${PIP_PACKAGES[@]}" 2>&1) && python_ok; then
+            installed=1; break
+        fi
+    done
+    if (( ! installed )); then
+        printf '%s\n' "$output" >&2
+        say "python3 ($(command -v python3)) still cannot import jsonschema>=4.18 and referencing; install them for it"
+        exit 1
+    fi
+fi
