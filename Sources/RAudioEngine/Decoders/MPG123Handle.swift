@@ -72,6 +72,13 @@ final class MPG123Handle {
         guard status == MPG123_OK.rawValue, rate > 0, channels > 0 else {
             throw error(status, doing: "found no MPEG audio frame (not an MP3, or damaged)")
         }
+        // Without a LAME tag there is no delay or padding to remove, and libmpg123's gapless position
+        // arithmetic then puts seeks ~1 frame off (measured): decode such files without it.
+        var encoderDelay = 0
+        var unused = 0.0
+        if mpg123_getstate2(raw, Int32(MPG123_ENC_DELAY.rawValue), &encoderDelay, &unused) == MPG123_OK.rawValue, encoderDelay < 0 {
+            _ = mpg123_param2(raw, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue), 0)
+        }
         return PCMFormat(sampleRate: rate, channelCount: Int(channels))
     }
 
