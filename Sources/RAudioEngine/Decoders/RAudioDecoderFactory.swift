@@ -1,0 +1,35 @@
+import ReadiumNavigator
+import ReadiumShared
+
+/// Opens the right decoder for a resource by sniffing its bytes: libmpg123 for MP3, vorbisfile for
+/// Ogg Vorbis; recognized but unsupported formats (Opus, FLAC, WAV, AAC, ...) throw
+/// `.unsupportedFormat` naming the format, anything else `.corrupt` ("not an audio file").
+///
+/// Blocking I/O: call it from a thread the engine owns (the render or probing thread).
+public struct RAudioDecoderFactory: AudioDecoderFactory {
+    public init() {}
+
+    public func makeDecoder(for resource: any Resource, mediaType: MediaType?) throws(AudioDecoderError) -> any AudioDecoder {
+        switch try Self.sniff(resource) {
+        case .mp3:
+            return try MPG123Decoder(resource: resource)
+        case .vorbis:
+            return try VorbisDecoder(resource: resource)
+        case .unsupported(let name):
+            let detail = name == "Opus" ? "Opus is not supported yet" : "\(name) is not supported"
+            throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: detail)
+        case .notAudio:
+            let hint = mediaType.map { " although it is declared as \($0.essence)" } ?? ""
+            throw AudioDecoderError(.corrupt, href: resource.href, message: "not an audio file\(hint) (empty, or no known audio format in its first bytes)")
+        }
+    }
+
+    /// `AudioFormatSniffer.sniff(resource:)`, with resource errors as `.unreadable`.
+    static func sniff(_ resource: any Resource) throws(AudioDecoderError) -> SniffedAudioFormat {
+        do {
+            return try AudioFormatSniffer.sniff(resource: resource)
+        } catch {
+            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+        }
+    }
+}
