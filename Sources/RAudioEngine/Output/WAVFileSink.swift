@@ -139,7 +139,7 @@ public final class WAVFileSink: AudioSink {
     private func writeAll(_ bytes: [UInt8]) throws(AudioSinkError) {
         // withUnsafeBytes rethrows untyped errors: carry ours out by hand.
         let error = bytes.withUnsafeBytes { raw -> AudioSinkError? in
-            do { try writeAll(raw); return nil } catch { return error }
+            do throws(AudioSinkError) { try writeAll(raw); return nil } catch { return error }
         }
         if let error { throw error }
     }
