@@ -1,10 +1,11 @@
 import Foundation
+import ReadiumShared
 
 extension PlayerCommandParser {
     /// The JSON form: one object with `command`, an optional `id` and `v`, and the command's keys.
     ///
-    /// Unknown keys are refused, so that a misspelt key (`"valeu"`) is not silently ignored. Foundation's
-    /// `JSONDecoder` tolerates a trailing comma; NaN, Infinity and comments are refused.
+    /// Unknown keys are refused, so that a misspelt key (`"valeu"`) is not silently ignored. Parsing is
+    /// strict: a trailing comma, NaN, Infinity and comments are refused.
     static func parseJSON(_ text: Substring) throws(CommandParseError) -> PlayerCommandRequest {
         guard let value = JSONValue.parse(text) else {
             throw CommandParseError(.malformed, "\(quoted(String(text))) is not valid JSON; send one object per line, like {\"command\":\"play\",\"id\":1}")
@@ -13,7 +14,7 @@ extension PlayerCommandParser {
             throw CommandParseError(.malformed, "a command must be a JSON object, got \(value.typeName); send {\"command\":\"play\"}")
         }
         let id = try requestID(object["id"])
-        if let version = object["v"], version != .number(1) {
+        if let version = object["v"], version.doubleValue != 1 {
             throw CommandParseError(.badValue, "protocol version \(quoted(render(version))) is not supported; send \"v\":1 or leave it out", id: id)
         }
         guard let commandValue = object["command"] else {
@@ -45,6 +46,7 @@ extension PlayerCommandParser {
         switch value {
         case nil, .null?: return nil
         case .string(let string)?: return .string(string)
+        case .integer(let number)?: return .number(Double(number))
         case .number(let number)?: return .number(number)
         case let other?:
             throw CommandParseError(.malformed, "\"id\" must be a string or a number, got \(other.typeName); send for example \"id\":7")
@@ -52,7 +54,7 @@ extension PlayerCommandParser {
     }
 
     private static func parsedValue(
-        for name: PlayerCommand.Name, in object: [String: JSONValue], id: CommandID?
+        for name: PlayerCommand.Name, in object: JSONObject, id: CommandID?
     ) throws(CommandParseError) -> PlayerCommand.ParsedValue {
         switch name.argument {
         case .none:
@@ -71,7 +73,7 @@ extension PlayerCommandParser {
             guard let value = object["value"] else {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
             }
-            guard case .number(let number) = value else {
+            guard let number = value.doubleValue else {
                 throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be a number, got \(value.typeName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .number(try checked(number, in: range, for: name, id: id))
@@ -87,9 +89,10 @@ extension PlayerCommandParser {
         case (.some, .some):
             throw CommandParseError(.badValue, "seek takes \"to\" or \"by\", not both; send \(usage)", id: id)
         case (let to?, nil):
-            switch to {
-            case .number(let seconds) where seconds >= 0:
+            if let seconds = to.doubleValue, seconds >= 0 {
                 return .absolute(seconds: seconds)
+            }
+            switch to {
             case .string(let text):
                 guard let seconds = TimeParser.seconds(Substring(text.trimmingCharacters(in: .whitespaces))) else {
                     throw CommandParseError(.badValue, "\"to\" \(quoted(text)) is not a time (h:mm:ss, mm:ss or seconds); send \(usage)", id: id)
@@ -99,7 +102,7 @@ extension PlayerCommandParser {
                 throw CommandParseError(.badValue, "\"to\" must be 0 or more seconds or a time like \"1:02:03\", got \(to.typeName) \(quoted(render(to))); send \(usage)", id: id)
             }
         case (nil, let by?):
-            guard case .number(let seconds) = by else {
+            guard let seconds = by.doubleValue else {
                 throw CommandParseError(.badValue, "\"by\" must be a number of seconds, got \(by.typeName) \(quoted(render(by))); send \(usage)", id: id)
             }
             return .relative(seconds: seconds)

@@ -1,4 +1,5 @@
 import Foundation
+import ReadiumShared
 
 /// Parses stdin command lines, in words (`seek +30`) or JSON (`{"command":"seek","by":30,"id":7}`).
 ///

@@ -1,0 +1,15 @@
+import Foundation
+import ReadiumShared
+
+extension JSONValue {
+    /// Parses one command line as JSON (strict: trailing commas, NaN and comments are refused); nil when invalid.
+    static func parse(_ text: Substring) -> JSONValue? {
+        try? JSONParser.parse(Array(text.utf8))
+    }
+
+    /// Compact JSON text, as bytes.
+    var data: Data { Data(serialized().utf8) }
+
+    /// The JSON type's name, for error messages.
+    var typeName: String { kindName }
+}
