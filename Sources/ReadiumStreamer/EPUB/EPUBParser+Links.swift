@@ -16,7 +16,7 @@ extension EPUBParser {
             var link = Link(href: href(item), type: item.mediaType)
             if item.properties.contains("nav") { link.rels.append("contents") }
             if item.properties.contains("cover-image") { link.rels.append("cover") }
-            let contains = item.properties.filter { ["mathml", "svg", "scripted", "remote-resources"].contains($0) }
+            let contains = item.properties.compactMap { Self.containsValues[$0] }
             if !contains.isEmpty { link.properties["contains"] = .array(contains.map(JSONValue.string)) }
             if let overlayID = item.mediaOverlay {
                 if let overlay = itemsByID[overlayID] {
@@ -63,6 +63,9 @@ extension EPUBParser {
         }
         return (readingOrder, resources)
     }
+
+    /// Manifest item properties to Readium's `properties.contains` values (`scripted` is `js`).
+    static let containsValues = ["mathml": "mathml", "svg": "svg", "scripted": "js", "remote-resources": "remote-resources"]
 
     /// Readium link properties from spine itemref properties (`page-spread-left`, `rendition:layout-*`...).
     static func spineProperties(_ properties: [String]) -> [(String, String)] {
