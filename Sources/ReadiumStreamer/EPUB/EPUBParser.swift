@@ -92,9 +92,7 @@ public struct EPUBParser: Sendable {
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {
         guard let resource = try? container.resource(at: "mimetype") else {
-            if container.sourceURL.hasDirectoryPath == false || container.entries.contains("mimetype") == false {
-                warnings.append(ParsingWarning(source: "mimetype", path: "", message: "missing; expected the file 'mimetype' containing application/epub+zip"))
-            }
+            warnings.append(ParsingWarning(source: "mimetype", path: "", message: "missing; expected the file 'mimetype' containing application/epub+zip"))
             return
         }
         let content = (try? resource.readString())?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
