@@ -13,7 +13,7 @@ extension EPUBParser {
             (try? Href(item.path, decodingPercentEscapes: false).string) ?? item.path
         }
         func link(_ item: EPUBPackageDocument.Item) -> Link {
-            var link = Link(href: href(item), type: item.mediaType)
+            var link = Link(href: href(item), type: item.mediaType ?? Self.inferredType(item, package: package, warnings: warnings))
             if item.properties.contains("nav") { link.rels.append("contents") }
             if item.properties.contains("cover-image") { link.rels.append("cover") }
             let contains = item.properties.compactMap { Self.containsValues[$0] }
@@ -62,6 +62,14 @@ extension EPUBParser {
             resources.append(link(item))
         }
         return (readingOrder, resources)
+    }
+
+    /// The media type of an item without `media-type`, from its file extension (RWPM requires one).
+    static func inferredType(_ item: EPUBPackageDocument.Item, package: EPUBPackageDocument, warnings: WarningLog) -> String {
+        let fileExtension = URL(fileURLWithPath: item.path).pathExtension
+        let type = MediaType.forFileExtension(fileExtension)?.string ?? "application/octet-stream"
+        warnings.append(ParsingWarning(source: package.href, path: "manifest/item[@id='\(item.id)']", message: "no media-type; \(type) assumed from the file name"))
+        return type
     }
 
     /// Manifest item properties to Readium's `properties.contains` values (`scripted` is `js`).
