@@ -26,3 +26,11 @@ public struct EPUBError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(href): \(message)" }
 }
+
+extension EPUBError {
+    /// The message for an error about the whole publication: names the inner href when it is not the
+    /// publication itself.
+    var openingMessage: String {
+        href.isEmpty ? message : "\(href) \(message)"
+    }
+}
