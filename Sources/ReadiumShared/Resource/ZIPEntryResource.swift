@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import ZIPFoundation
+
+/// One file inside a ZIP archive.
+///
+/// STORED entries: ranges are read with `pread(2)` at the entry's data offset, found from its local
+/// file header (30 bytes + name length + extra length); cheap. DEFLATED entries: a range is inflated
+/// from the start of the entry up to the end of the range (deflate has no random access), so
+/// `isRandomAccessCheap` is false; to make sequential reading linear rather than quadratic, the last
+/// inflated window (the whole entry when it is at most 8 MiB, else 4 MiB from the range's start) is
+/// kept and served again. Safety: entries declaring more than `maximumEntrySize` are refused with
+/// `.tooLarge` for whole reads and for any DEFLATED read; inflating past the declared size (a ZIP
+/// bomb) stops at once with `.tooLarge`; a CRC-32 mismatch on a whole read is `.badData`.
+/// Thread-safe: the archive is opened per call, the cache is behind a `Mutex`.
+public final class ZIPEntryResource: Resource {
+    /// Entries whose declared uncompressed size is above this are refused (2 GiB).
+    public static let maximumEntrySize: UInt64 = 2 << 30
+    /// Deflate cannot compress better than about 1032:1; a larger declared ratio is a lie.
+    static let maximumDeflateRatio: UInt64 = 1100
+    static let wholeEntryCacheLimit: UInt64 = 8 << 20
+    static let windowSize: UInt64 = 4 << 20
+    static let inflateChunkSize = 64 << 10
+
+    let info: ZIPEntryInfo
+    let archivePath: String
+    let archiveSize: UInt64
+    private let dataOffset = Mutex<UInt64?>(nil)
+    private let window = Mutex<(start: UInt64, bytes: Data)?>(nil)
+
+    init(info: ZIPEntryInfo, archivePath: String, archiveSize: UInt64) {
+        self.info = info
+        self.archivePath = archivePath
+        self.archiveSize = archiveSize
+    }
+
+    public var href: String { info.href }
+    public var isRandomAccessCheap: Bool { info.compressionMethod == ZIPEntryInfo.stored }
+
+    /// Whether the entry is DEFLATED (rather than STORED) in the archive.
+    public var isCompressed: Bool { info.compressionMethod == ZIPEntryInfo.deflated }
+
+    /// The declared uncompressed size from the central directory.
+    public func length() throws(ResourceError) -> UInt64 { info.uncompressedSize }
+
+    public func read(range: Range<UInt64>?) throws(ResourceError) -> Data {
+        let size = info.uncompressedSize
+        let wanted = (range ?? 0..<size).clamped(to: 0..<size)
+        let isWhole = wanted.lowerBound == 0 && wanted.upperBound == size
+        if isWhole || isCompressed {
+            guard size <= Self.maximumEntrySize else {
+                throw ResourceError(.tooLarge, href: href, message: "declares \(size) bytes, over the limit of \(Self.maximumEntrySize)")
+            }
+        }
+        return try FileDescriptor.withOpened(path: archivePath, errorHref: archivePath) { fd throws(ResourceError) in
+            let offset = try dataOffset(fd)
+            if isCompressed {
+                return try readDeflated(fd: fd, offset: offset, wanted: wanted, isWhole: isWhole)
+            }
+            guard info.compressedSize == size else {
+                throw ResourceError(.badData, href: href, message: "is STORED but its sizes disagree (\(info.compressedSize) vs \(size) bytes)")
+            }
+            guard !wanted.isEmpty else { return Data() }
+            let data = try fd.read(at: offset + wanted.lowerBound, count: Int(wanted.count))
+            guard data.count == wanted.count else {
+                throw ResourceError(.badData, href: href, message: "is truncated in the archive")
+            }
+            if isWhole && data.crc32(checksum: 0) != info.crc32 {
+                throw ResourceError(.badData, href: href, message: "fails its CRC-32 check: the archive is corrupt")
+            }
+            return data
+        }
+    }
+
+    /// The offset of the entry's data: its local header offset + 30 + name length + extra length.
+    private func dataOffset(_ fd: FileDescriptor) throws(ResourceError) -> UInt64 {
+        if let known = dataOffset.withLock({ $0 }) { return known }
+        let header = try fd.read(at: info.localHeaderOffset, count: 30)
+        guard header.count == 30, header.le32(0) == ZIPCentralDirectory.localSignature else {
+            throw ResourceError(.badData, href: href, message: "has no valid local file header in the archive")
+        }
+        let offset = info.localHeaderOffset + 30 + UInt64(header.le16(26)) + UInt64(header.le16(28))
+        guard offset <= archiveSize, info.compressedSize <= archiveSize - offset else {
+            throw ResourceError(.badData, href: href, message: "is truncated: its data runs past the end of the archive")
+        }
+        dataOffset.withLock { $0 = offset }
+        return offset
+    }
+
+    /// `wanted` from the last inflated window, if it holds all of it.
+    func cachedSlice(_ wanted: Range<UInt64>) -> Data? {
+        window.withLock { window in
+            guard let window else { return nil }
+            let end = window.start + UInt64(window.bytes.count)
+            guard wanted.lowerBound >= window.start, wanted.upperBound <= end else { return nil }
+            let base = window.bytes.startIndex
+            return window.bytes.subdata(in: (base + Int(wanted.lowerBound - window.start))..<(base + Int(wanted.upperBound - window.start)))
+        }
+    }
+
+    /// Keeps `bytes` (inflated from offset `start`) for the next reads.
+    func storeWindow(start: UInt64, bytes: Data) {
+        window.withLock { $0 = (start, bytes) }
+    }
+}
