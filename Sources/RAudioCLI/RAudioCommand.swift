@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReadiumShared
 
 /// The `raudio` command line: a root command with one subcommand per task.
 public struct RAudioCommand: AsyncParsableCommand {
@@ -7,7 +8,7 @@ public struct RAudioCommand: AsyncParsableCommand {
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
         version: "0.1.0",
-        subcommands: [VersionCommand.self]
+        subcommands: [VersionCommand.self, TextCommand.self]
     )
 
     public init() {}
@@ -23,6 +24,12 @@ public struct RAudioCommand: AsyncParsableCommand {
                 try command.run()
             }
             Foundation.exit(0)
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("raudio: \(failure.message)\n".utf8))
+            Foundation.exit(failure.exitCode)
+        } catch let error as ContentError {
+            FileHandle.standardError.write(Data("raudio: \(error)\n".utf8))
+            Foundation.exit(65)
         } catch {
             exit(withError: error)
         }

@@ -97,6 +97,9 @@ public struct SentenceTokenizer: TextTokenizer {
         if word.count == 1, let letter = word.first, letter.isUppercase {
             return abbreviations.isStandaloneWord(word)
         }
+        // Dotted initials (`T.S. Eliot`, `J.R.R. Tolkien`) before a capitalized name.
+        let parts = word.split(separator: ".")
+        if parts.count >= 2, parts.allSatisfy({ $0.count == 1 && $0.first!.isUppercase }) { return false }
         let key = word.lowercased()
         if abbreviations.beforeAnything.contains(key) { return false }
         if abbreviations.beforeNumbers.contains(key), following.isNumber { return false }

@@ -40,6 +40,7 @@ import Testing
         #expect(sentences("The Hobbit was written by J. R. R. Tolkien in 1937. It sold well.") == [
             "The Hobbit was written by J. R. R. Tolkien in 1937.", "It sold well.",
         ])
+        #expect(sentences("The Waste Land, by T.S. Eliot. For Ezra Pound.") == ["The Waste Land, by T.S. Eliot.", "For Ezra Pound."])
     }
 
     @Test func pronounIEndsAnEnglishSentence() {

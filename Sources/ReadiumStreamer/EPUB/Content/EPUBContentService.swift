@@ -15,7 +15,8 @@ import Synchronization
 public final class EPUBContentService: ContentService {
     let readingOrder: [Link]
     let container: any Container
-    let defaultLanguage: Language?
+    /// The first language of the publication, for text that declares none.
+    public let defaultLanguage: Language?
     /// What was worked around while reading content (malformed resources, unmatched selectors).
     public let warnings: WarningLog
     private let onResourceParsed: (@Sendable (String) -> Void)?
