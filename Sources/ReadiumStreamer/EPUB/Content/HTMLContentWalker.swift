@@ -69,7 +69,10 @@ final class HTMLContentWalker {
             break
         }
 
-        let isBlock = HTMLElementRules.blocks.contains(name) || HTMLElementRules.isPageBreak(element)
+        // A page marker with a number to read is an element of its own (skippable by role); an empty
+        // one (`<span epub:type="pagebreak" id="p5"/>`) only lends its selector to the text around it.
+        let isBlock = HTMLElementRules.blocks.contains(name)
+            || HTMLElementRules.isPageBreak(element) && !element.normalizedText.isEmpty
         if isBlock { flush() } else { pendingSelectors.formUnion(selectors) }
         var caption = stack.last?.figureCaption
         if name == "figure" { caption = element.firstChild("figcaption")?.normalizedText }
