@@ -20,8 +20,8 @@ public typealias TextTokenizerFactory = @Sendable (TextUnit, Language?) -> any T
 /// The default tokenizers of raudio: rules of its own, language-aware (English, French and other
 /// Latin-script languages, CJK, Arabic, Urdu, Hebrew, Devanagari).
 ///
-/// ICU sentence segmentation through Foundation is not used: on Linux it fails the hard cases
-/// (abbreviations, French spacing before `!` and `»`).
+/// ICU sentence segmentation through Foundation is not used: `enumerateSubstrings(options: .bySentences)`
+/// is marked unavailable in swift-corelibs-foundation (checked with Swift 6.3 on Linux).
 public let defaultTextTokenizerFactory: TextTokenizerFactory = { unit, language in
     switch unit {
     case .word: WordTokenizer(language: language)
