@@ -57,9 +57,13 @@ struct TextCommand: ParsableCommand {
         let tokenizer = ContentTokenizer(unit: TextUnit(rawValue: unit)!, defaultLanguage: service.defaultLanguage)
         let skipped = skippedRoles
         let iterator = content.iterator()
+        var resumeLocator = start
         while let element = try iterator.next() {
             guard !skipped.contains(element.role.name) else { continue }
-            for utterance in tokenizer.tokenize(element) {
+            // The first element starts at the utterance `--from` points at, when it names one.
+            let utterances = resumeLocator.map { tokenizer.tokenize(element, resumingAt: $0) } ?? tokenizer.tokenize(element)
+            resumeLocator = nil
+            for utterance in utterances {
                 guard let line = Self.jsonLine(for: utterance, defaultLanguage: service.defaultLanguage) else { continue }
                 print(line)
             }

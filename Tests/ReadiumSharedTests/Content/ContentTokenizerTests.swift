@@ -23,6 +23,18 @@ import Testing
         #expect(utterances[0].locator.text.before == "Previous paragraph.\n")
     }
 
+    @Test func resumingAtAnUtteranceLocatorDropsTheUtterancesBeforeIt() throws {
+        let paragraph = "Go on. Stop here. Go on. Stop here. End."
+        let element = TextContentElement(locator: segment(paragraph, "en").locator, role: .body, segments: [segment(paragraph, "en")])
+        let tokenizer = ContentTokenizer()
+        let all = tokenizer.tokenize(element)
+        let resumed = tokenizer.tokenize(element, resumingAt: all[3].locator)
+        #expect(resumed.compactMap(\.spokenText) == ["Stop here.", "End."])
+        var unknown = all[3].locator
+        unknown.text.highlight = "Not in the paragraph."
+        #expect(tokenizer.tokenize(element, resumingAt: unknown).count == all.count)
+    }
+
     @Test func contextIsLimitedToFiftyCharacters() throws {
         let long = String(repeating: "word ", count: 30) + "End. Next one."
         let utterances = ContentTokenizer().tokenize(TextContentElement(locator: segment(long, "en").locator, role: .body, segments: [segment(long, "en")]))
