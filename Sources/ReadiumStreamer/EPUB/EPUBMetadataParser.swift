@@ -92,7 +92,13 @@ struct EPUBMetadataParser {
         metadata.title = localized(main)
         metadata.sortAs = refinement("file-as", of: main.element) ?? main.element.attribute("file-as", namespace: XMLNamespace.opf)
             ?? entries.first { $0.property == "calibre:title_sort" }?.value
-        if let subtitle = titles.first(where: { refinement("title-type", of: $0.element) == "subtitle" }) {
+        let subtitles = titles.filter { refinement("title-type", of: $0.element) == "subtitle" }
+        let bySequence = subtitles.enumerated().min { lhs, rhs in
+            let left = refinement("display-seq", of: lhs.element.element).flatMap(Int.init) ?? Int.max
+            let right = refinement("display-seq", of: rhs.element.element).flatMap(Int.init) ?? Int.max
+            return (left, lhs.offset) < (right, rhs.offset)
+        }
+        if let subtitle = bySequence?.element {
             metadata.subtitle = localized(subtitle)
         }
     }
@@ -124,9 +130,9 @@ struct EPUBMetadataParser {
         for entry in topLevel {
             let defaultKey: String
             switch entry.property {
-            case "dc:creator": defaultKey = "author"
-            case "dc:contributor": defaultKey = "contributor"
-            case "dc:publisher": defaultKey = "publisher"
+            case "dc:creator", "dcterms:creator": defaultKey = "author"
+            case "dc:contributor", "dcterms:contributor": defaultKey = "contributor"
+            case "dc:publisher", "dcterms:publisher": defaultKey = "publisher"
             default: continue
             }
             guard !entry.value.isEmpty else { continue }
@@ -142,6 +148,8 @@ struct EPUBMetadataParser {
                 name: localized(entry),
                 sortAs: refinement("file-as", of: element) ?? element.attribute("file-as", namespace: XMLNamespace.opf)
                     ?? element.attribute(qualifiedName: "opf:file-as"))
+            // Readium keeps only the first role of a contributor.
+            codes = Array(codes.prefix(1))
             var keys = Set<String>()
             for code in codes {
                 if let key = Self.relatorRoles[code.lowercased()] { keys.insert(key) } else { contributor.roles.append(code) }

@@ -13,10 +13,10 @@ extension EPUBParser {
             (try? Href(item.path, decodingPercentEscapes: false).string) ?? item.path
         }
         func link(_ item: EPUBPackageDocument.Item) -> Link {
-            var link = Link(href: href(item), type: item.mediaType)
+            var link = Link(href: href(item), type: item.mediaType ?? Self.inferredType(item, package: package, warnings: warnings))
             if item.properties.contains("nav") { link.rels.append("contents") }
             if item.properties.contains("cover-image") { link.rels.append("cover") }
-            let contains = item.properties.filter { ["mathml", "svg", "scripted", "remote-resources"].contains($0) }
+            let contains = item.properties.compactMap { Self.containsValues[$0] }
             if !contains.isEmpty { link.properties["contains"] = .array(contains.map(JSONValue.string)) }
             if let overlayID = item.mediaOverlay {
                 if let overlay = itemsByID[overlayID] {
@@ -63,6 +63,17 @@ extension EPUBParser {
         }
         return (readingOrder, resources)
     }
+
+    /// The media type of an item without `media-type`, from its file extension (RWPM requires one).
+    static func inferredType(_ item: EPUBPackageDocument.Item, package: EPUBPackageDocument, warnings: WarningLog) -> String {
+        let fileExtension = URL(fileURLWithPath: item.path).pathExtension
+        let type = MediaType.forFileExtension(fileExtension)?.string ?? "application/octet-stream"
+        warnings.append(ParsingWarning(source: package.href, path: "manifest/item[@id='\(item.id)']", message: "no media-type; \(type) assumed from the file name"))
+        return type
+    }
+
+    /// Manifest item properties to Readium's `properties.contains` values (`scripted` is `js`).
+    static let containsValues = ["mathml": "mathml", "svg": "svg", "scripted": "js", "remote-resources": "remote-resources"]
 
     /// Readium link properties from spine itemref properties (`page-spread-left`, `rendition:layout-*`...).
     static func spineProperties(_ properties: [String]) -> [(String, String)] {

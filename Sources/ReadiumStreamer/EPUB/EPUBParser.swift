@@ -22,7 +22,8 @@ import ReadiumShared
 ///   content document's link); the total goes to `metadata.duration`; `media:active-class` and
 ///   `media:playback-active-class` go to `metadata.otherMetadata["mediaOverlay"]`.
 /// - Item properties: `nav` gives the rel `contents`, `cover-image` (or the EPUB 2 cover meta) the rel
-///   `cover`; `mathml`/`svg`/`scripted`/`remote-resources` go to `properties["contains"]`; itemref
+///   `cover`; `mathml`/`svg`/`scripted` (as `js`)/`remote-resources` go to
+///   `properties["contains"]`; itemref
 ///   `page-spread-*` and `rendition:*` overrides go to `properties["page"]`, `["layout"]`,
 ///   `["orientation"]`, `["spread"]`, `["overflow"]`.
 /// - Hrefs are resolved against the package document, percent-decoded, checked to stay in the
@@ -91,9 +92,7 @@ public struct EPUBParser: Sendable {
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {
         guard let resource = try? container.resource(at: "mimetype") else {
-            if container.sourceURL.hasDirectoryPath == false || container.entries.contains("mimetype") == false {
-                warnings.append(ParsingWarning(source: "mimetype", path: "", message: "missing; expected the file 'mimetype' containing application/epub+zip"))
-            }
+            warnings.append(ParsingWarning(source: "mimetype", path: "", message: "missing; expected the file 'mimetype' containing application/epub+zip"))
             return
         }
         let content = (try? resource.readString())?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
