@@ -85,9 +85,10 @@ public struct EPUBParser: Sendable {
         let manifest = Manifest(
             metadata: metadata, readingOrder: readingOrder, resources: resources,
             tableOfContents: navigation.tableOfContents, pageList: navigation.pageList, landmarks: navigation.landmarks)
-        return Publication(
+        let publication = Publication(
             manifest: manifest, container: container, mediaType: .epub,
             protection: protection(container, entries: entries, warnings: warnings), warnings: warnings.warnings)
+        return EPUBContentService.attach(to: publication)
     }
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {
