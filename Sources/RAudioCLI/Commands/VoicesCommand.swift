@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import RAudioEngine
+import ReadiumNavigator
+import ReadiumShared
+
+/// `raudio voices`: the eSpeak NG voices, as JSON lines or a table, optionally for one language.
+struct VoicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voices",
+        abstract: "List the text-to-speech voices as JSON lines or, with --human, a table.",
+        discussion: """
+            Each line is an object with "identifier" (what --voice takes), "name", "language" (BCP-47) and \
+            "gender" ("male", "female" or null). --language keeps the voices of that base language: \
+            fr-CA lists every French voice.
+            """
+    )
+
+    @Option(help: "Only voices speaking this language (a BCP-47 tag such as fr, en-US, zh).")
+    var language: String?
+
+    @Flag(help: "Print a readable table instead of JSON lines.")
+    var human = false
+
+    func run() throws {
+        let loaded = VoicePresets.load()
+        for warning in loaded.warnings { StandardStreams.printError("warning: \(warning)") }
+        let engine: ESpeakEngine
+        do {
+            engine = try ESpeakEngine(presets: loaded.presets)
+        } catch {
+            throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
+        }
+        var voices = engine.availableVoices
+        if let language {
+            voices = try Self.voices(voices, speaking: language)
+        }
+        do {
+            if human {
+                try StandardStreams.printLine(Self.table(voices))
+            } else {
+                for voice in voices { try StandardStreams.printLine(Self.json(voice).serialized()) }
+            }
+        } catch {
+            // The reader of stdout went away: nothing more to say.
+        }
+    }
+
+    /// The voices whose languages share `tag`'s base language; a usage error naming close matches when
+    /// the tag is malformed or no voice speaks it.
+    static func voices(_ voices: [TTSVoice], speaking tag: String) throws(CommandFailure) -> [TTSVoice] {
+        let language = Language(code: tag)
+        guard language.isWellFormed else {
+            throw CommandFailure(.usage, code: "invalid-language", message: "--language \(tag): not a BCP-47 language tag (for example fr, en-US, zh)\(closeMatches(to: tag, in: voices))")
+        }
+        let matching = voices.filter { $0.speaks(baseLanguageOf: language) }
+        guard !matching.isEmpty else {
+            throw CommandFailure(.usage, code: "unknown-language", message: "--language \(tag): no voice speaks this language\(closeMatches(to: tag, in: voices))")
+        }
+        return matching
+    }
+
+    /// ". Close matches: ..." listing voice languages near `tag`, or "" when none is near.
+    static func closeMatches(to tag: String, in voices: [TTSVoice]) -> String {
+        let wanted = tag.lowercased().replacingOccurrences(of: "_", with: "-")
+        var seen: Set<String> = []
+        let codes = voices.flatMap(\.languages).map(\.code).filter { seen.insert($0.lowercased()).inserted }
+        let scored = codes.map { code -> (String, Int) in
+            let lower = code.lowercased()
+            let base = String(lower.split(separator: "-").first ?? "")
+            let distance = min(EditDistance.between(wanted, lower), EditDistance.between(String(wanted.prefix(3)), base) + (lower == base ? 0 : 1))
+            return (code, distance)
+        }
+        let close = scored.filter { $0.1 <= 1 || (!wanted.isEmpty && $0.0.lowercased().hasPrefix(wanted)) }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(8).map(\.0)
+        return close.isEmpty ? "" : ". Close matches: \(close.joined(separator: ", "))"
+    }
+
+    static func json(_ voice: TTSVoice) -> JSONValue {
+        .object(JSONObject([
+            ("identifier", .string(voice.identifier)),
+            ("name", .string(voice.name)),
+            ("language", .string(voice.language.code)),
+            ("gender", voice.gender == .unspecified ? .null : .string(voice.gender.rawValue)),
+        ]))
+    }
+
+    static func table(_ voices: [TTSVoice]) -> String {
+        let rows = [["IDENTIFIER", "LANGUAGE", "GENDER", "NAME"]] + voices.map {
+            [$0.identifier, $0.language.code, $0.gender == .unspecified ? "-" : $0.gender.rawValue, $0.name]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3]
+        }.joined(separator: "\n")
+    }
+}
+
+/// Levenshtein distance between short strings (language tags), for "did you mean" lists.
+enum EditDistance {
+    static func between(_ first: String, _ second: String) -> Int {
+        let a = Array(first), b = Array(second)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

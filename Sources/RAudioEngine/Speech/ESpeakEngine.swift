@@ -1,0 +1,91 @@
+import CESpeakNG
+import Foundation
+import ReadiumNavigator
+import ReadiumShared
+import Synchronization
+
+/// The eSpeak NG text-to-speech engine: voices, language fallbacks, and synthesis to Float32 PCM.
+///
+/// All eSpeak NG calls run on one process-wide thread (`ESpeakThread`, "raudio.espeak"), in
+/// `AUDIO_OUTPUT_SYNCHRONOUS` mode, initialized once per process however many engines are made;
+/// requests from any number of tasks are queued and served one at a time. Output is mono at eSpeak's
+/// rate (22 050 Hz). Rate and pitch come from the `VoicePresets` times the utterance's multipliers;
+/// volume is applied to the samples (eSpeak's own volume stays at 100).
+public final class ESpeakEngine: TTSEngine {
+    public let presets: VoicePresets
+    public let availableVoices: [TTSVoice]
+    /// The format of every utterance's PCM.
+    public let format: PCMFormat
+    private let thread: ESpeakThread
+
+    /// Starts eSpeak NG (once per process) and lists its voices. Blocks the caller for a few
+    /// milliseconds the first time: call it at start-up, not from a hot path.
+    ///
+    /// Throws `.engineUnavailable` when `espeak_Initialize` fails.
+    public init(presets: VoicePresets) throws(TTSError) {
+        thread = ESpeakThread.shared
+        self.presets = presets
+        format = PCMFormat(sampleRate: try thread.startup.get(), channelCount: 1)
+        availableVoices = thread.performAndWait { ESpeakVoiceList.read() }
+    }
+
+    /// How many times this process initialized eSpeak NG (1 after the first engine; for tests).
+    public static var initializationCount: Int { ESpeakThread.initializationCount }
+
+    public func voice(withIdentifier identifier: String) -> TTSVoice? {
+        let identifier = identifier.lowercased()
+        return availableVoices.first { $0.identifier == identifier }
+    }
+
+    public func synthesize(
+        _ utterance: TTSUtterance,
+        cancellation: TTSCancellation,
+        onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
+        completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
+    ) {
+        let voice: TTSVoice
+        var warning: String?
+        let preset: VoicePreset
+        switch utterance.voiceOrLanguage {
+        case .voice(let requested):
+            guard let known = self.voice(withIdentifier: requested.identifier) else {
+                completion(.failure(TTSError(.unknownVoice, message: "no eSpeak NG voice \"\(requested.identifier)\"")))
+                return
+            }
+            voice = known
+            preset = prosodyPreset(for: known, language: nil)
+        case .language(let language):
+            let choice = self.voice(forLanguage: language)
+            voice = choice.voice
+            warning = choice.warning
+            preset = prosodyPreset(for: choice.voice, language: choice.isFallback ? nil : language)
+        }
+        let request = ESpeakRequest(
+            text: utterance.text, voice: voice, warning: warning, format: format,
+            rate: Self.clamp(Double(preset.rate) * utterance.rate, VoicePreset.rateRange),
+            pitch: Self.clamp(Double(preset.pitch) * utterance.pitch, VoicePreset.pitchRange),
+            volume: utterance.volume
+        )
+        thread.enqueue {
+            completion(request.run(cancellation: cancellation, onChunk: onChunk))
+        }
+    }
+
+    /// Synthesizes `utterance`, blocking the calling thread until done. For threads raudio owns
+    /// (never the cooperative pool, never the eSpeak thread).
+    public func synthesizeBlocking(_ utterance: TTSUtterance, cancellation: TTSCancellation = TTSCancellation()) throws(TTSError) -> SynthesizedUtterance {
+        let result = ResultBox<Result<SynthesizedUtterance, TTSError>>()
+        let done = DispatchSemaphore(value: 0)
+        synthesize(utterance, cancellation: cancellation, onChunk: nil) { outcome in
+            result.value.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.value.withLock { $0! }.get()
+    }
+
+    private static func clamp(_ value: Double, _ range: ClosedRange<Int>) -> Int {
+        guard value.isFinite else { return range.lowerBound }
+        return min(max(Int(value.rounded()), range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,66 @@
+import CESpeakNG
+import ReadiumNavigator
+import Synchronization
+
+/// One utterance ready for eSpeak NG: the voice and the absolute rate, pitch and volume.
+///
+/// `run` wraps `espeak_SetVoiceByName`, `espeak_SetParameter` and `espeak_Synth`; it runs on the eSpeak
+/// thread only.
+struct ESpeakRequest: Sendable {
+    var text: String
+    var voice: TTSVoice
+    var warning: String?
+    var format: PCMFormat
+    /// Words per minute, `espeakRATE`.
+    var rate: Int
+    /// 0-100, `espeakPITCH`.
+    var pitch: Int
+    /// Multiplies the samples.
+    var volume: Double
+
+    /// The voice eSpeak has loaded, so consecutive utterances in one voice skip the ~4 ms reload.
+    private static let loadedVoice = Mutex<String?>(nil)
+
+    func run(cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) -> Result<SynthesizedUtterance, TTSError> {
+        guard !cancellation.isCancelled else { return .failure(cancelledError) }
+        if Self.loadedVoice.withLock({ $0 }) != voice.identifier {
+            let status = espeak_SetVoiceByName(voice.identifier)
+            guard status == EE_OK else {
+                Self.loadedVoice.withLock { $0 = nil }
+                return .failure(TTSError(.synthesisFailed, message: "eSpeak NG could not load voice \"\(voice.identifier)\" (espeak_SetVoiceByName)", underlyingStatus: status.rawValue))
+            }
+            Self.loadedVoice.withLock { $0 = voice.identifier }
+        }
+        espeak_SetParameter(espeakRATE, Int32(rate), 0)
+        espeak_SetParameter(espeakPITCH, Int32(pitch), 0)
+        espeak_SetParameter(espeakVOLUME, 100, 0)
+
+        // A NUL would end the C string early; a space keeps every scalar offset in place.
+        let spoken = text.contains("\0") ? String(text.map { $0 == "\0" ? " " : $0 }) : text
+        // About 70 ms of audio per character at 160 words per minute, scaled by the rate.
+        let expectedFrames = max(4096, spoken.unicodeScalars.count * format.sampleRate * 70 / 1000 * 160 / max(rate, 1))
+        let synthesis = ESpeakSynthesis(text: spoken, expectedFrames: expectedFrames, volume: volume, cancellation: cancellation, onChunk: onChunk)
+        let status = withExtendedLifetime(synthesis) {
+            spoken.withCString { pointer in
+                espeak_Synth(
+                    pointer, spoken.utf8.count + 1, 0, POS_CHARACTER, 0,
+                    UInt32(espeakCHARS_UTF8) | UInt32(espeakENDPAUSE), nil,
+                    Unmanaged.passUnretained(synthesis).toOpaque()
+                )
+            }
+        }
+        if synthesis.wasCancelled || cancellation.isCancelled { return .failure(cancelledError) }
+        guard status == EE_OK else {
+            return .failure(TTSError(.synthesisFailed, message: "eSpeak NG failed to speak \"\(text.prefix(40))\" with voice \(voice.identifier) (espeak_Synth)", underlyingStatus: status.rawValue))
+        }
+        let frameCount = Int64(synthesis.samples.count)
+        return .success(SynthesizedUtterance(
+            text: text, voice: voice, warning: warning, format: format,
+            samples: synthesis.samples, wordBoundaries: synthesis.mapper.finish(frameCount: frameCount)
+        ))
+    }
+
+    private var cancelledError: TTSError {
+        TTSError(.cancelled, message: "speaking \"\(text.prefix(40))\" was cancelled")
+    }
+}

@@ -1,0 +1,92 @@
+import CESpeakNG
+import Dispatch
+import Foundation
+import ReadiumNavigator
+import Synchronization
+
+/// The one thread of the process that calls eSpeak NG, which has global state and is not thread-safe.
+///
+/// Started on first use ("raudio.espeak"); it calls `espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS)` once
+/// for the life of the process and installs the synthesis callback, then runs jobs one after the
+/// other: callers enqueue closures behind a `Mutex` and wake the thread with a semaphore. Every
+/// eSpeak NG call of raudio runs inside a job, so synthesis callbacks also run on this thread.
+final class ESpeakThread: Sendable {
+    /// The process-wide thread; initializing eSpeak NG happens once, here.
+    static let shared = ESpeakThread()
+
+    /// How many times `espeak_Initialize` was called in this process (1 once started; for tests).
+    static var initializationCount: Int { initializations.load(ordering: .acquiring) }
+    private static let initializations = Atomic<Int>(0)
+
+    /// Jobs waiting for the thread, and the semaphore that wakes it.
+    private final class JobQueue: Sendable {
+        let jobs = Mutex<[@Sendable () -> Void]>([])
+        let wakeUp = DispatchSemaphore(value: 0)
+    }
+
+    private let queue = JobQueue()
+    /// The output sample rate, or why eSpeak NG could not start.
+    let startup: Result<Int, TTSError>
+
+    private init() {
+        let result = StartupBox()
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread { [queue] in
+            Thread.current.name = "raudio.espeak"
+            result.value.withLock { $0 = ESpeakThread.initialize() }
+            started.signal()
+            while true {
+                queue.wakeUp.wait()
+                let job = queue.jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                job?()
+            }
+        }
+        thread.name = "raudio.espeak"
+        thread.start()
+        started.wait()
+        startup = result.value.withLock { $0! }
+    }
+
+    /// Runs `job` on the eSpeak thread after the jobs already queued; returns at once.
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        queue.jobs.withLock { $0.append(job) }
+        queue.wakeUp.signal()
+    }
+
+    private final class StartupBox: Sendable {
+        let value = Mutex<Result<Int, TTSError>?>(nil)
+    }
+
+    /// Runs `job` on the eSpeak thread and blocks the caller until it returns. Never call it from the
+    /// eSpeak thread itself (it would wait forever) nor from the cooperative pool for long work.
+    func performAndWait<Value: Sendable>(_ job: @escaping @Sendable () -> Value) -> Value {
+        let result = ResultBox<Value>()
+        let done = DispatchSemaphore(value: 0)
+        enqueue {
+            let value = job()
+            result.value.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.value.withLock { $0! }
+    }
+
+    /// Wraps `espeak_Initialize` in synchronous mode and `espeak_SetSynthCallback`.
+    private static func initialize() -> Result<Int, TTSError> {
+        initializations.add(1, ordering: .releasing)
+        let sampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        guard sampleRate > 0 else {
+            return .failure(TTSError(
+                .engineUnavailable, message: "eSpeak NG could not start: espeak_Initialize failed (is espeak-ng-data installed?)",
+                underlyingStatus: sampleRate
+            ))
+        }
+        espeak_SetSynthCallback(eSpeakSynthesisCallback)
+        return .success(Int(sampleRate))
+    }
+}
+
+/// A value handed from the eSpeak thread to a waiting caller.
+final class ResultBox<Value: Sendable>: Sendable {
+    let value = Mutex<Value?>(nil)
+}

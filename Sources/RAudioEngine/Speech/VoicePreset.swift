@@ -1,0 +1,80 @@
+import Foundation
+import ReadiumShared
+
+/// How raudio speaks one language by default: which eSpeak NG voice, how fast, how high.
+///
+/// Read from one JSON file of the `voices/` folder (format in `voices/README.md`). `rate` is in words
+/// per minute (eSpeak's `espeakRATE`, 80-450) and `pitch` on eSpeak's 0-100 scale (`espeakPITCH`);
+/// the user's speed and pitch multiply them.
+public struct VoicePreset: Sendable, Hashable {
+    /// The language this preset is for; nil for the default preset (`"language": "*"`), used for
+    /// languages with no preset and as the fallback voice.
+    public var language: Language?
+    /// The eSpeak NG voice identifier (`fr`, `en-us`).
+    public var voice: String
+    public var rate: Int
+    public var pitch: Int
+    /// The file it came from, for messages; nil for built-in presets.
+    public var file: String?
+
+    public static let rateRange = 80...450
+    public static let pitchRange = 0...100
+
+    public init(language: Language?, voice: String, rate: Int, pitch: Int, file: String? = nil) {
+        self.language = language
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.file = file
+    }
+
+    /// Parses one preset file's JSON. Throws a message naming `file` and what is wrong.
+    public static func parse(_ data: Data, file: String) throws(VoicePresetError) -> VoicePreset {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(data)
+        } catch {
+            throw VoicePresetError(file: file, message: "not valid JSON: \(error)")
+        }
+        guard let object = json.objectValue else {
+            throw VoicePresetError(file: file, message: "expected a JSON object, found \(json.kindName)")
+        }
+        if let version = object["version"], version.intValue != 1 {
+            throw VoicePresetError(file: file, message: "unsupported version \(version.serialized()); this raudio reads version 1")
+        }
+        guard let tag = object["language"]?.stringValue, !tag.isEmpty else {
+            throw VoicePresetError(file: file, message: "\"language\" (a BCP-47 tag, or \"*\" for the default) is missing")
+        }
+        let language = tag == "*" ? nil : Language(code: tag)
+        if let language, !language.isWellFormed {
+            throw VoicePresetError(file: file, message: "\"language\": \"\(tag)\" is not a BCP-47 tag")
+        }
+        guard let voice = object["voice"]?.stringValue, !voice.isEmpty else {
+            throw VoicePresetError(file: file, message: "\"voice\" (an eSpeak NG voice identifier such as \"fr\") is missing")
+        }
+        let rate = try integer(object["rate"], named: "rate", default: 160, range: rateRange, file: file)
+        let pitch = try integer(object["pitch"], named: "pitch", default: 50, range: pitchRange, file: file)
+        return VoicePreset(language: language, voice: voice.lowercased(), rate: rate, pitch: pitch, file: file)
+    }
+
+    private static func integer(
+        _ value: JSONValue?, named name: String, default defaultValue: Int, range: ClosedRange<Int>, file: String
+    ) throws(VoicePresetError) -> Int {
+        guard let value else { return defaultValue }
+        guard let integer = value.intValue else {
+            throw VoicePresetError(file: file, message: "\"\(name)\" must be a whole number, found \(value.serialized())")
+        }
+        guard range.contains(integer) else {
+            throw VoicePresetError(file: file, message: "\"\(name)\": \(integer) is outside \(range.lowerBound)-\(range.upperBound)")
+        }
+        return integer
+    }
+}
+
+/// A preset file that could not be used: a warning naming the file; the other presets still load.
+public struct VoicePresetError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var message: String
+
+    public var description: String { "\(file): \(message)" }
+}

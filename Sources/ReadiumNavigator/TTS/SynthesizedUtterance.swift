@@ -1,0 +1,48 @@
+/// The PCM and word boundaries of one spoken utterance, ready to play.
+///
+/// A synthesizer opens it as an `AudioDecoder` (`makeDecoder()`) so the render thread plays it like a
+/// track, and maps `wordBoundaries` against the frames the output has played to report each word.
+public struct SynthesizedUtterance: Sendable {
+    /// The text that was spoken; `wordBoundaries` index into it.
+    public var text: String
+    /// The voice that spoke it.
+    public var voice: TTSVoice
+    /// Set when the voice was a fallback for the utterance's language (see `TTSVoiceChoice.warning`).
+    public var warning: String?
+    public var format: PCMFormat
+    /// Interleaved Float32 samples, `frameCount * format.channelCount` of them.
+    public var samples: [Float]
+    /// The words whose start is known, in text order, with nondecreasing frames inside the PCM.
+    public var wordBoundaries: [TTSWordBoundary]
+
+    public init(text: String, voice: TTSVoice, warning: String? = nil, format: PCMFormat, samples: [Float], wordBoundaries: [TTSWordBoundary]) {
+        self.text = text
+        self.voice = voice
+        self.warning = warning
+        self.format = format
+        self.samples = samples
+        self.wordBoundaries = wordBoundaries
+    }
+
+    /// The length of the PCM in frames.
+    public var frameCount: Int64 { Int64(samples.count / max(format.channelCount, 1)) }
+
+    /// The length of the PCM in seconds.
+    public var duration: Double { format.seconds(ofFrames: frameCount) }
+
+    /// A decoder that plays this utterance's PCM from its first frame.
+    public func makeDecoder() -> PCMBufferDecoder {
+        PCMBufferDecoder(samples: samples, format: format, href: "tts:\(voice.identifier)")
+    }
+
+    /// The word being heard at `frame`: the last boundary starting at or before it.
+    public func wordBoundary(atFrame frame: Int64) -> TTSWordBoundary? {
+        var low = 0
+        var high = wordBoundaries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wordBoundaries[middle].startFrame <= frame { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : wordBoundaries[low - 1]
+    }
+}
