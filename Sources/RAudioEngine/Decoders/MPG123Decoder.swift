@@ -6,7 +6,9 @@ import ReadiumShared
 /// Decodes MP3 (MPEG audio layers I-III) with libmpg123 to interleaved Float32 at the track's own rate.
 ///
 /// Reads through the `Resource` (64 KiB blocks), so tracks in a ZIP decode in place. Gapless: LAME
-/// encoder delay and padding are removed, so frame 0 is the first real sample. Right after opening, a
+/// encoder delay and padding are removed, so frame 0 is the first real sample (without a LAME tag
+/// there is nothing to remove). Seeks decode enough frames before the target to refill the bit
+/// reservoir (`MPEGBitReservoir`), so they are sample-exact in VBR files too. Right after opening, a
 /// background scan (`MPG123FrameIndexScan`) builds the frame index; the decoder adopts it at its next
 /// `read`, `seek` or `frameCount`, after which seeks cost ~0.1 ms and `frameCount` is exact even for
 /// untagged VBR. Like every `AudioDecoder`, use it from one thread at a time; closing it (deinit)
@@ -66,6 +68,12 @@ public final class MPG123Decoder: AudioDecoder {
         adoptScanResultIfReady()
         return knownFrameCount
     }
+
+    /// Frames libmpg123 decodes and discards before a seek target to refill the Layer III bit
+    /// reservoir (`MPEGBitReservoir`). Settable so tests can show what libmpg123's default breaks.
+    var seekPreframes: Int { handle.preframes }
+
+    func setSeekPreframes(_ count: Int) throws(AudioDecoderError) { try handle.setPreframes(count) }
 
     /// Whether the background scan finished and its index was adopted (for tests and `raudio info`).
     var hasAdoptedFrameIndex: Bool { hasAdoptedScan }

@@ -16,6 +16,10 @@ final class MPG123Handle {
     /// The reader the handle reads through; kept here too so errors of the resource can be reported.
     let reader: ResourceReader
 
+    /// Frames libmpg123 decodes and discards before a seek target (`MPG123_PREFRAMES`), set once
+    /// the first frame is known.
+    private(set) var preframes = MPEGBitReservoir.defaultPreframes
+
     /// Bytes of junk libmpg123 skips while looking for the next frame before it gives up.
     static let resyncLimit = 64 * 1024
 
@@ -72,14 +76,31 @@ final class MPG123Handle {
         guard status == MPG123_OK.rawValue, rate > 0, channels > 0 else {
             throw error(status, doing: "found no MPEG audio frame (not an MP3, or damaged)")
         }
-        // Without a LAME tag there is no delay or padding to remove, and libmpg123's gapless position
-        // arithmetic then puts seeks ~1 frame off (measured): decode such files without it.
-        var encoderDelay = 0
-        var unused = 0.0
-        if mpg123_getstate2(raw, Int32(MPG123_ENC_DELAY.rawValue), &encoderDelay, &unused) == MPG123_OK.rawValue, encoderDelay < 0 {
-            _ = mpg123_param2(raw, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue), 0)
-        }
+        try reserveEnoughPreframes(channelCount: Int(channels))
         return PCMFormat(sampleRate: rate, channelCount: Int(channels))
+    }
+
+    /// Sets `MPG123_PREFRAMES` (with `mpg123_param2`) from the first frame's version and rate, so
+    /// that a seek refills the whole Layer III bit reservoir before the target (see
+    /// `MPEGBitReservoir`). Without it seeks in VBR files came out wrong for several frames.
+    private func reserveEnoughPreframes(channelCount: Int) throws(AudioDecoderError) {
+        var info = mpg123_frameinfo2()
+        let status = mpg123_info2(raw, &info)
+        guard status == MPG123_OK.rawValue else { throw error(status, doing: "could not read the first frame's header") }
+        let version: MPEGFrameHeader.Version = switch UInt32(info.version) {
+        case MPG123_1_0.rawValue: .mpeg1
+        case MPG123_2_0.rawValue: .mpeg2
+        default: .mpeg25
+        }
+        try setPreframes(MPEGBitReservoir.preframesNeeded(version: version, sampleRate: info.rate, channelCount: channelCount))
+    }
+
+    /// Sets how many frames libmpg123 decodes and discards before a seek target
+    /// (`mpg123_param2(MPG123_PREFRAMES)`); takes effect at the next seek.
+    func setPreframes(_ count: Int) throws(AudioDecoderError) {
+        let status = mpg123_param2(raw, Int32(MPG123_PREFRAMES.rawValue), count, 0)
+        guard status == MPG123_OK.rawValue else { throw error(status, doing: "could not set the frames decoded before a seek target") }
+        preframes = count
     }
 
     /// The track length in frames according to libmpg123 (`mpg123_length`): exact with a Xing/LAME

@@ -4,8 +4,9 @@ import Synchronization
 
 /// A buffered, seekable byte stream over a `Resource`, for C decoders' read/seek callbacks.
 ///
-/// It reads the resource in 64 KiB blocks through `Resource.read(range:)`, so libmpg123's many small
-/// reads (two per frame header while seeking) cost one resource read per block. Not thread-safe: one
+/// It reads the resource in 64 KiB blocks through `Resource.read(into:at:)` into one buffer allocated
+/// at creation (no allocation per read), so libmpg123's many small reads (two per frame header while
+/// seeking) cost one resource read per block. Not thread-safe: one
 /// C handle uses it on one thread. C code holds it through `Unmanaged`, retained once, and releases it
 /// in its close/cleanup callback.
 final class ResourceReader {
@@ -24,7 +25,9 @@ final class ResourceReader {
     /// When set (by any thread), reads fail at once: a background scan stops.
     let cancellation: CancellationFlag?
 
-    private var block = Data()
+    private let block = UnsafeMutableRawBufferPointer.allocate(byteCount: ResourceReader.blockSize, alignment: 16)
+    /// Valid bytes in `block`, which holds the resource from `blockStart`.
+    private var blockCount = 0
     private var blockStart: UInt64 = 0
 
     init(resource: any Resource, cancellation: CancellationFlag? = nil) throws(ResourceError) {
@@ -35,6 +38,7 @@ final class ResourceReader {
     }
 
     deinit {
+        block.deallocate()
         Self.liveCount.subtract(1, ordering: .relaxed)
     }
 
@@ -45,15 +49,13 @@ final class ResourceReader {
         guard position < length, count > 0 else { return 0 }
         var copied = 0
         while copied < count, position < length {
-            if position < blockStart || position >= blockStart + UInt64(block.count) {
+            if position < blockStart || position >= blockStart + UInt64(blockCount) {
                 guard fillBlock(at: position) else { return copied > 0 ? copied : -1 }
-                if block.isEmpty { break }
+                if blockCount == 0 { break }
             }
             let offsetInBlock = Int(position - blockStart)
-            let available = min(block.count - offsetInBlock, count - copied)
-            block.withUnsafeBytes { raw in
-                (destination + copied).copyMemory(from: raw.baseAddress! + offsetInBlock, byteCount: available)
-            }
+            let available = min(blockCount - offsetInBlock, count - copied)
+            (destination + copied).copyMemory(from: block.baseAddress! + offsetInBlock, byteCount: available)
             copied += available
             position += UInt64(available)
         }
@@ -77,9 +79,9 @@ final class ResourceReader {
     }
 
     private func fillBlock(at offset: UInt64) -> Bool {
-        let end = min(length, offset + UInt64(Self.blockSize))
+        let wanted = Int(min(length - offset, UInt64(Self.blockSize)))
         do {
-            block = try resource.read(range: offset..<end)
+            blockCount = try resource.read(into: UnsafeMutableRawBufferPointer(rebasing: block[0..<wanted]), at: offset)
             blockStart = offset
             return true
         } catch {

@@ -74,6 +74,24 @@ struct FileDescriptor {
         return data
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer` with `pread(2)`, retrying short
+    /// reads and EINTR; returns fewer bytes only at the end of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
+        let count = buffer.count
+        guard count > 0, let base = buffer.baseAddress, offset <= UInt64(Int64.max) - UInt64(count) else { return 0 }
+        var filled = 0
+        while filled < count {
+            let result = pread(rawValue, base + filled, count - filled, off_t(offset) + off_t(filled))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw ResourceError(.io, href: errorHref, message: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if result == 0 { break }
+            filled += result
+        }
+        return filled
+    }
+
     /// Reads exactly `count` bytes at `offset`, or fails with `.badData` naming `what` as truncated.
     func readExactly(at offset: UInt64, count: Int, what: String) throws(ResourceError) -> Data {
         let data = try read(at: offset, count: count)

@@ -31,4 +31,11 @@ public struct FileResource: Resource {
             return try fd.read(at: wanted.lowerBound, count: Int(wanted.count))
         }
     }
+
+    /// Reads with `pread(2)` straight into `buffer` (no `fstat`, no `Data`); short only at the end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
+        try FileDescriptor.withOpened(path: path, errorHref: href) { fd throws(ResourceError) in
+            try fd.read(into: buffer, at: offset)
+        }
+    }
 }

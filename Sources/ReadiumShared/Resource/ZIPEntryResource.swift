@@ -72,6 +72,31 @@ public final class ZIPEntryResource: Resource {
         }
     }
 
+    /// A STORED entry is read with `pread(2)` straight into `buffer`; a DEFLATED one goes through
+    /// `read(range:)` (and its inflate window).
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
+        let size = info.uncompressedSize
+        guard !isCompressed, info.compressedSize == size else {
+            guard buffer.count > 0, offset < size else { return 0 }
+            let data = try read(range: offset..<min(size, offset + UInt64(buffer.count)))
+            return data.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress, let destination = buffer.baseAddress else { return 0 }
+                destination.copyMemory(from: source, byteCount: min(bytes.count, buffer.count))
+                return min(bytes.count, buffer.count)
+            }
+        }
+        guard offset < size, buffer.count > 0 else { return 0 }
+        let wanted = Int(min(UInt64(buffer.count), size - offset))
+        return try FileDescriptor.withOpened(path: archivePath, errorHref: archivePath) { fd throws(ResourceError) in
+            let start = try dataOffset(fd)
+            let got = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: start + offset)
+            guard got == wanted else {
+                throw ResourceError(.badData, href: href, message: "is truncated in the archive")
+            }
+            return got
+        }
+    }
+
     /// The offset of the entry's data: its local header offset + 30 + name length + extra length.
     private func dataOffset(_ fd: FileDescriptor) throws(ResourceError) -> UInt64 {
         if let known = dataOffset.withLock({ $0 }) { return known }

@@ -36,6 +36,26 @@ import Testing
         }
     }
 
+    @Test func readIntoBufferGivesTheSameBytesAsRangedReadsAndStopsAtTheEnd() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bytes = try Self.makeMixedZIP(in: folder, size: 300_000)
+        let container = try ZIPContainer(url: folder.url.appendingPathComponent("mixed.zip"))
+        let resources: [any Resource] = try container.entries.map { try container.resource(at: $0) }
+            + [FileResource(url: folder.url.appendingPathComponent("payload.bin"))]
+        for resource in resources {
+            for (offset, count) in [(0, 10), (65_530, 70_000), (299_990, 64), (300_000, 16), (400_000, 16)] {
+                var buffer = [UInt8](repeating: 0xAA, count: count)
+                let got = try buffer.withUnsafeMutableBytes { raw throws(ResourceError) in
+                    try resource.read(into: raw, at: UInt64(offset))
+                }
+                let expected = bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)]
+                #expect(got == expected.count, "\(resource.href) at \(offset)")
+                #expect(Data(buffer[0..<got]) == Data(expected), "\(resource.href) at \(offset)")
+            }
+        }
+    }
+
     @Test func largeDeflatedEntryIsReadInWindowsThatMatchTheWholeRead() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
