@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReadiumShared
 
 /// The `raudio` command line: a root command with one subcommand per task.
 public struct RAudioCommand: AsyncParsableCommand {
@@ -7,7 +8,7 @@ public struct RAudioCommand: AsyncParsableCommand {
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, PlayCommand.self, VersionCommand.self]
+        subcommands: [InfoCommand.self, PlayCommand.self, TextCommand.self, VersionCommand.self]
     )
 
     public init() {}

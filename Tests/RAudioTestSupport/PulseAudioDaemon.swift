@@ -169,7 +169,12 @@ public final class PulseRecording: @unchecked Sendable {
 
     /// Stops parec with SIGINT and returns the recording: interleaved stereo Int16 at 44100 Hz.
     public func stop() -> [Int16] {
-        if process.isRunning { process.interrupt() }
+        // SIGINT first, as parec expects; children of the test runner may ignore it, so escalate.
+        for signal in [SIGINT, SIGTERM, SIGKILL] where process.isRunning {
+            Glibc.kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(1)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        }
         process.waitUntilExit()
         _ = finished.wait(timeout: .now() + 5)
         return bytes.withLock { data in

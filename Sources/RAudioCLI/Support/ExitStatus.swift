@@ -40,6 +40,10 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(.usage, code: "usage", message: message) }
+    static func badData(_ message: String) -> CommandFailure { CommandFailure(.badData, code: "bad-data", message: message) }
+    static func notFound(_ message: String) -> CommandFailure { CommandFailure(.inputNotFound, code: "not-found", message: message) }
+
     /// The failure for a publication that could not be opened.
     public init(_ error: OpeningError) {
         let status: ExitStatus = switch error.code {

@@ -121,15 +121,22 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// Frames written but not heard yet, from `pa_stream_get_latency` (interpolated timing). 0 before
-    /// the first timing update, or when no stream is open.
+    /// Frames written but not heard yet, from `pa_stream_get_latency` (interpolated timing; without
+    /// timing data it requests an update with `pa_stream_update_timing_info`, waiting at most 0.5 s).
+    /// 0 when no stream is open.
     public var pendingFrames: Int {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, let format, !isClosed else { return 0 }
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
-        guard pa_stream_get_latency(stream, &latency, &negative) == 0, negative == 0 else { return 0 }
+        if pa_stream_get_latency(stream, &latency, &negative) != 0 {
+            // No timing data yet (fresh or corked stream): ask for it once, bounded.
+            waitLocked(for: pa_stream_update_timing_info(stream, PulseCallbacks.operationCompleted, signals.userdata),
+                       timeout: .milliseconds(500))
+            guard pa_stream_get_latency(stream, &latency, &negative) == 0 else { return 0 }
+        }
+        guard negative == 0 else { return 0 }
         return Int(Double(latency) * Double(format.sampleRate) / 1_000_000)
     }
 

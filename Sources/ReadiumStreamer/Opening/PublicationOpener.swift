@@ -112,9 +112,13 @@ public struct PublicationOpener: Sendable {
     }
 }
 
-/// Where the EPUB parser plugs in.
+/// Opens EPUBs with `EPUBParser`, reporting its errors as opening errors.
 enum EPUBOpening {
     static func parse(container: any Container) throws(OpeningError) -> Publication {
-        throw OpeningError(.unsupported, path: container.sourceURL.path, message: "is an EPUB; opening EPUBs is not implemented yet")
+        do {
+            return try EPUBParser().parse(container: container)
+        } catch {
+            throw OpeningError(.badData, path: container.sourceURL.path, message: error.openingMessage)
+        }
     }
 }

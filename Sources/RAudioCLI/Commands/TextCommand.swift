@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import ReadiumShared
+import ReadiumStreamer
+
+/// `raudio text PATH`: prints what the speech synthesizer would say, one JSON line per utterance.
+///
+/// Each line is an object with `text`, `language` (BCP-47, `und` when unknown), `role` (a stable
+/// `ContentRole.name`) and `locator` (Readium Locator JSON narrowed to the utterance). Warnings go
+/// to stderr. Exit codes: 64 for a bad option, 65 for a publication or locator that cannot be used,
+/// 66 when PATH does not exist.
+struct TextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text",
+        abstract: "Print the utterances of an EPUB as JSON lines: text, language, role and locator."
+    )
+
+    @Argument(help: "An EPUB file or unpacked EPUB folder.")
+    var path: String
+
+    @Option(help: "Where to start: a Locator as JSON, or a percentage of the publication such as 42%.")
+    var from: String?
+
+    @Option(help: "The unit of each utterance: sentence, word or paragraph.")
+    var unit: String = "sentence"
+
+    @Option(help: "Comma-separated roles to skip, among: \(ContentRole.allNames.joined(separator: ", ")).")
+    var skip: String = ""
+
+    func validate() throws {
+        guard TextUnit(rawValue: unit) != nil else {
+            throw ValidationError("unknown unit '\(unit)'; use sentence, word or paragraph")
+        }
+        for role in skippedRoles where !ContentRole.allNames.contains(role) {
+            throw ValidationError("unknown role '\(role)' in --skip; use \(ContentRole.allNames.joined(separator: ", "))")
+        }
+    }
+
+    private var skippedRoles: Set<String> {
+        Set(skip.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+    }
+
+    func run() throws {
+        let publication = try PublicationLoading.open(path: path)
+        guard publication.mediaType.matches(.epub) else {
+            throw CommandFailure.badData("\(path): is not an EPUB (\(publication.mediaType)); raudio text reads EPUBs")
+        }
+        let service = EPUBContentService(publication: publication)
+        let start = try startLocator(service: service)
+        let content: any Content
+        do {
+            content = try service.content(from: start)
+        } catch {
+            throw CommandFailure.badData("\(path): --from: \(error)")
+        }
+        let tokenizer = ContentTokenizer(unit: TextUnit(rawValue: unit)!, defaultLanguage: service.defaultLanguage)
+        let skipped = skippedRoles
+        let iterator = content.iterator()
+        var resumeLocator = start
+        while let element = try nextElement(iterator) {
+            guard !skipped.contains(element.role.name) else { continue }
+            // The first element starts at the utterance `--from` points at, when it names one.
+            let utterances = resumeLocator.map { tokenizer.tokenize(element, resumingAt: $0) } ?? tokenizer.tokenize(element)
+            resumeLocator = nil
+            for utterance in utterances {
+                guard let line = Self.jsonLine(for: utterance, defaultLanguage: service.defaultLanguage) else { continue }
+                do {
+                    try StandardStreams.printLine(line)
+                } catch {
+                    return  // The reader of stdout went away.
+                }
+            }
+        }
+        for warning in publication.warnings + service.warnings.warnings {
+            StandardStreams.printError("warning: \(warning)")
+        }
+    }
+
+    private func nextElement(_ iterator: any ContentIterator) throws(CommandFailure) -> (any ContentElement)? {
+        do {
+            return try iterator.next()
+        } catch {
+            throw CommandFailure.badData("\(path): \(error)")
+        }
+    }
+
+    /// The `--from` option as a locator: JSON, or a percentage turned into a locator by the service.
+    private func startLocator(service: EPUBContentService) throws -> Locator? {
+        guard let from = from?.trimmingCharacters(in: .whitespaces), !from.isEmpty else { return nil }
+        if from.hasSuffix("%") {
+            guard let percent = Double(from.dropLast()), (0...100).contains(percent) else {
+                throw CommandFailure.usage("--from '\(from)': a percentage must be between 0% and 100%")
+            }
+            return service.locator(atTotalProgression: percent / 100)
+        }
+        do {
+            return try Locator(jsonString: from, source: "--from")
+        } catch {
+            throw CommandFailure.usage("--from: \(error); give a Locator as JSON or a percentage such as 42%")
+        }
+    }
+
+    /// The JSON line of one utterance; nil for an element with nothing to say (audio, video, an image
+    /// without alt text).
+    static func jsonLine(for element: any ContentElement, defaultLanguage: Language?) -> String? {
+        guard let text = element.spokenText, !text.isEmpty else { return nil }
+        let language = (element as? TextContentElement)?.segments.first?.language ?? defaultLanguage
+        var object = JSONObject()
+        object["text"] = .string(text)
+        object["language"] = .string(language?.code ?? "und")
+        object["role"] = .string(element.role.name)
+        object["locator"] = element.locator.json
+        return JSONValue.object(object).serialized()
+    }
+}

@@ -1,0 +1,63 @@
+/// What a content element is in its document: a heading, body text, a footnote, an image...
+///
+/// `name` is a stable lowercase word used by `raudio text --skip` and in JSON output: `heading`,
+/// `body`, `quote`, `footnote`, `endnote`, `aside`, `pagebreak`, `listitem`, `caption`, `tablecell`,
+/// `image`, `audio`, `video`.
+public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
+    /// `h1`...`h6`, with the level from 1 to 6.
+    case heading(level: Int)
+    case body
+    /// `blockquote`, `q`.
+    case quote
+    /// The body of a footnote (`epub:type="footnote"`, `role="doc-footnote"`).
+    case footnote
+    /// The body of an endnote or rearnote (`epub:type="endnote|rearnote"`, `role="doc-endnote"`).
+    case endnote
+    /// An `aside` or a sidebar that is not a note.
+    case aside
+    /// A page-break marker (`epub:type="pagebreak"`, `role="doc-pagebreak"`), usually a page number.
+    case pageBreak
+    case listItem
+    /// `figcaption`, a table `caption`.
+    case caption
+    case tableCell
+    case image
+    case audio
+    case video
+
+    /// The stable lowercase name of the role.
+    public var name: String {
+        switch self {
+        case .heading: "heading"
+        case .body: "body"
+        case .quote: "quote"
+        case .footnote: "footnote"
+        case .endnote: "endnote"
+        case .aside: "aside"
+        case .pageBreak: "pagebreak"
+        case .listItem: "listitem"
+        case .caption: "caption"
+        case .tableCell: "tablecell"
+        case .image: "image"
+        case .audio: "audio"
+        case .video: "video"
+        }
+    }
+
+    /// Every role name, for validating user input.
+    public static let allNames: [String] = [
+        "heading", "body", "quote", "footnote", "endnote", "aside", "pagebreak", "listitem", "caption", "tablecell",
+        "image", "audio", "video",
+    ]
+
+    /// Roles a reader aloud usually skips: they interrupt the flow of the main text.
+    public static let skippableNames: Set<String> = ["pagebreak", "footnote", "endnote", "aside"]
+
+    /// Whether a reader aloud would usually skip this role (see `skippableNames`).
+    public var isSkippable: Bool { Self.skippableNames.contains(name) }
+
+    public var description: String {
+        if case .heading(let level) = self { return "heading(\(level))" }
+        return name
+    }
+}

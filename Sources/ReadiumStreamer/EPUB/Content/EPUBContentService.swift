@@ -1,0 +1,123 @@
+import Foundation
+import ReadiumShared
+import Synchronization
+
+/// The content of an EPUB: reads the XHTML resources of the reading order into content elements,
+/// one resource at a time, when an iterator reaches them.
+///
+/// Attach it with `EPUBContentService.attach(to:)` so that `publication.content(from:)` works. The
+/// basis of `totalProgression` is the byte length of each reading-order resource (known from the
+/// container without reading it): a resource covers the share of the publication its length has, and
+/// inside it elements are placed by their offset in the resource's text. A malformed XHTML resource is
+/// recovered as far as the XML layer can, with a warning naming its href; one that cannot be parsed
+/// at all is skipped with a warning and the rest of the book still reads. Safe to share between
+/// threads; each iterator is for one thread at a time.
+public final class EPUBContentService: ContentService {
+    let readingOrder: [Link]
+    let container: any Container
+    /// The first language of the publication, for text that declares none.
+    public let defaultLanguage: Language?
+    /// What was worked around while reading content (malformed resources, unmatched selectors).
+    public let warnings: WarningLog
+    private let onResourceParsed: (@Sendable (String) -> Void)?
+    private let cumulativeShares = Mutex<[Double]?>(nil)
+
+    /// - Parameter onResourceParsed: called with the href of each resource as it is parsed, on the
+    ///   thread of the iterator; for instrumentation (tests count parsed resources with it).
+    public init(publication: Publication, warnings: WarningLog = WarningLog(), onResourceParsed: (@Sendable (String) -> Void)? = nil) {
+        readingOrder = publication.readingOrder
+        container = publication.container
+        defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
+        self.warnings = warnings
+        self.onResourceParsed = onResourceParsed
+    }
+
+    /// A copy of `publication` with a content service attached, so that `content(from:)` works.
+    public static func attach(to publication: Publication, onResourceParsed: (@Sendable (String) -> Void)? = nil) -> Publication {
+        publication.adding(extension: EPUBContentService(publication: publication, onResourceParsed: onResourceParsed), forKey: ContentServiceKey.key)
+    }
+
+    public func content(from start: Locator?) throws(ContentError) -> any Content {
+        guard let start else { return EPUBContent(service: self, startIndex: 0, startLocator: nil) }
+        guard let index = readingOrderIndex(of: start.href) else {
+            throw ContentError(.unknownHref, href: start.href, message: "is not in the reading order of the publication")
+        }
+        var locator = start
+        if locator.locations.progression == nil, let total = locator.locations.totalProgression {
+            let shares = shares()
+            let span = shares[index + 1] - shares[index]
+            locator.locations.progression = span > 0 ? min(max((total - shares[index]) / span, 0), 1) : 0
+        }
+        return EPUBContent(service: self, startIndex: index, startLocator: locator)
+    }
+
+    /// A locator at `totalProgression` (0...1) of the publication: the resource that covers it, and
+    /// the progression inside that resource. Nil for an empty reading order.
+    public func locator(atTotalProgression totalProgression: Double) -> Locator? {
+        guard !readingOrder.isEmpty else { return nil }
+        let clamped = min(max(totalProgression, 0), 1)
+        let shares = shares()
+        let index = (0..<readingOrder.count).last { shares[$0] <= clamped && shares[$0 + 1] > shares[$0] } ?? 0
+        let span = shares[index + 1] - shares[index]
+        let progression = span > 0 ? min(max((clamped - shares[index]) / span, 0), 1) : 0
+        let link = readingOrder[index]
+        return Locator(
+            href: link.hrefWithoutFragment, type: link.type ?? MediaType.xhtml.string,
+            locations: Locator.Locations(progression: progression, totalProgression: clamped)
+        )
+    }
+
+    func readingOrderIndex(of href: String) -> Int? {
+        guard let path = try? Href(href).path else { return nil }
+        return readingOrder.firstIndex { (try? Href($0.hrefWithoutFragment).path) == path }
+    }
+
+    /// `shares[i]` is where resource `i` starts in the publication (0...1); `shares[count]` is 1.
+    func shares() -> [Double] {
+        cumulativeShares.withLock { cached in
+            if let cached { return cached }
+            let lengths = readingOrder.map { link -> Double in
+                let length = (try? container.resource(at: link.hrefWithoutFragment).length()) ?? 0
+                return Double(max(length, 1))
+            }
+            let total = lengths.reduce(0, +)
+            var shares: [Double] = [0]
+            for length in lengths { shares.append(shares.last! + length / total) }
+            shares[shares.count - 1] = 1
+            cached = shares
+            return shares
+        }
+    }
+
+    /// Reads and extracts the resource at `index` of the reading order; never throws: a resource that
+    /// cannot be read or parsed gives no element and a warning.
+    func extractResource(at index: Int) -> ExtractedResource {
+        let link = readingOrder[index]
+        let href = link.hrefWithoutFragment
+        let shares = shares()
+        let range = shares[index]..<max(shares[index + 1], shares[index])
+        let mediaType = link.mediaType ?? MediaType.forFileExtension(String(href.split(separator: ".").last ?? ""))
+        let type = mediaType?.string ?? link.type ?? ""
+        if let mediaType, mediaType.string.hasPrefix("image/") {
+            var locations = Locator.Locations(progression: 0, totalProgression: range.lowerBound)
+            locations.cssSelector = nil
+            let locator = Locator(href: href, type: type, locations: locations)
+            let image = ImageContentElement(locator: locator, embeddedLink: Link(href: href, type: type), accessibilityLabel: nil, caption: nil)
+            return ExtractedResource(href: href, elements: [ExtractedElement(element: image, ownSelector: nil, matchingSelectors: [])])
+        }
+        guard mediaType?.matches(.xhtml) == true || mediaType?.matches(.html) == true else {
+            return ExtractedResource(href: href, elements: [])
+        }
+        onResourceParsed?(href)
+        do {
+            let data = try container.resource(at: href).read()
+            let document = try XMLDocument(data: data, href: href, mode: .recovering)
+            for warning in document.warnings { warnings.append(warning) }
+            let extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range)
+            return extractor.extract(document)
+        } catch {
+            warnings.append(ParsingWarning(source: href, path: "", message: "skipped: its content cannot be read (\(error))"))
+            return ExtractedResource(href: href, elements: [])
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ReadiumShared
+
+/// A parsed XML document: its root element and the warnings of a recovering parse.
+///
+/// Built with FoundationXML's `XMLParser` (libxml2) after a safe preprocessing of the bytes: a UTF-8
+/// BOM is dropped, UTF-16 is transcoded to UTF-8, HTML named entities (`&nbsp;`) become numeric
+/// references (libxml2 would drop them), and a DOCTYPE that declares entities is refused. External
+/// entities and DTDs are never loaded. Parsing is synchronous and may be called from any thread.
+public struct XMLDocument: Sendable, Hashable {
+    /// How to react to a document that is not well-formed.
+    public enum Mode: Sendable, Hashable {
+        /// Any well-formedness error throws `XMLError.Code.malformed` (package documents, NCX, SMIL).
+        case strict
+        /// For XHTML content documents: repair what can be repaired and report each repair as a warning.
+        ///
+        /// An end tag that closes an element left open (`<p>a<br>b</p>`) gets the missing end tags
+        /// inserted before it; a stray end tag is dropped; an unknown named entity or a bare `&` is
+        /// escaped as text; the document is re-parsed after each repair (at most `maximumRepairs`).
+        /// When an error cannot be repaired this way, the tree parsed up to the error is kept, its open
+        /// elements closed, and the rest of the document dropped with a warning. Only a document
+        /// without any root element, or refused for security or size, still throws.
+        case recovering
+    }
+
+    /// The largest document accepted by default: 32 MiB.
+    public static let defaultMaximumSize = 32 * 1024 * 1024
+    /// How many re-parses a recovering parse may do before it keeps the partial tree.
+    public static let maximumRepairs = 64
+
+    /// The href the document was read from, used in errors and warnings.
+    public var href: String
+    public var root: XMLElement
+    /// Repairs made by a `.recovering` parse, each naming the href and line; empty when well-formed.
+    public var warnings: [ParsingWarning]
+
+    public init(href: String, root: XMLElement, warnings: [ParsingWarning] = []) {
+        self.href = href
+        self.root = root
+        self.warnings = warnings
+    }
+
+    /// Parses `data`, the bytes of the document at `href`.
+    ///
+    /// - Throws: `XMLError` with the parser's line and column for malformed XML (in `.strict` mode),
+    ///   `.entityDeclaration` for a DOCTYPE declaring entities, `.tooLarge` past `maximumSize`.
+    public init(
+        data: Data, href: String, mode: Mode = .strict, maximumSize: Int = XMLDocument.defaultMaximumSize
+    ) throws(XMLError) {
+        guard data.count <= maximumSize else {
+            throw XMLError(.tooLarge, href: href, message: "is \(data.count) bytes, more than the \(maximumSize) bytes allowed for an XML document")
+        }
+        var warnings: [ParsingWarning] = []
+        var bytes = try XMLPreprocessor.decodedUTF8(data, href: href)
+        try XMLPreprocessor.refuseEntityDeclarations(bytes, href: href)
+        bytes = XMLPreprocessor.replacingNamedEntities(bytes, href: href, escapeUnknown: mode == .recovering, warnings: &warnings)
+        switch mode {
+        case .strict:
+            let outcome = XMLTreeBuilder.build(bytes)
+            if let failure = outcome.failure {
+                throw XMLError(.malformed, href: href, line: failure.line, column: failure.column, message: failure.message)
+            }
+            guard let root = outcome.root else {
+                throw XMLError(.empty, href: href, message: "has no root element")
+            }
+            self.init(href: href, root: root, warnings: warnings)
+        case .recovering:
+            let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
+            self.init(href: href, root: root, warnings: warnings)
+        }
+    }
+
+    /// Parses `text`, a document already decoded.
+    public init(string text: String, href: String, mode: Mode = .strict) throws(XMLError) {
+        try self.init(data: Data(text.utf8), href: href, mode: mode)
+    }
+
+    /// The element at `indexPath` (as in `XMLElement.indexPath`), nil when the path leads elsewhere.
+    public func element(at indexPath: some Collection<Int>) -> XMLElement? {
+        var element = root
+        for index in indexPath {
+            guard element.children.indices.contains(index), case .element(let child) = element.children[index] else {
+                return nil
+            }
+            element = child
+        }
+        return element
+    }
+
+    /// The parent of `element`, nil for the root.
+    public func parent(of element: XMLElement) -> XMLElement? {
+        element.indexPath.isEmpty ? nil : self.element(at: element.indexPath.dropLast())
+    }
+}

@@ -1,0 +1,133 @@
+/// An element of an `XMLDocument`: its name, namespace, attributes and children in document order.
+///
+/// A value type: the tree is immutable once parsed and safe to share between threads. The parent of
+/// an element is found through its `indexPath` with `XMLDocument.parent(of:)`.
+public struct XMLElement: Sendable, Hashable {
+    public var localName: String
+    public var prefix: String?
+    /// The namespace URI, resolved from the `xmlns` declarations in scope; nil when there is none.
+    public var namespaceURI: String?
+    public var attributes: [XMLAttribute]
+    /// Elements, text and CDATA, in document order.
+    public var children: [XMLNode]
+    /// Position from the root: `[]` for the root, `[3, 0]` for the first node of the root's fourth
+    /// node. Indices count every node in `children` (text and CDATA included).
+    public var indexPath: [Int]
+    /// The 1-based line of the start tag in the parsed text, 0 when unknown.
+    public var line: Int
+
+    public init(
+        localName: String, prefix: String? = nil, namespaceURI: String? = nil,
+        attributes: [XMLAttribute] = [], children: [XMLNode] = [], indexPath: [Int] = [], line: Int = 0
+    ) {
+        self.localName = localName
+        self.prefix = prefix
+        self.namespaceURI = namespaceURI
+        self.attributes = attributes
+        self.children = children
+        self.indexPath = indexPath
+        self.line = line
+    }
+
+    /// The name as written in the document (`dc:title`).
+    public var qualifiedName: String {
+        prefix.map { "\($0):\(localName)" } ?? localName
+    }
+
+    /// Whether this element has `localName` in `namespace` (any namespace when `namespace` is nil).
+    public func isNamed(_ localName: String, namespace: String? = nil) -> Bool {
+        self.localName == localName && (namespace == nil || namespaceURI == namespace)
+    }
+}
+
+extension XMLElement {
+    /// The child elements, in document order.
+    public var childElements: [XMLElement] {
+        children.compactMap(\.element)
+    }
+
+    /// The first child element named `localName` in `namespace` (any namespace when nil).
+    public func firstChild(_ localName: String, namespace: String? = nil) -> XMLElement? {
+        for case .element(let child) in children where child.isNamed(localName, namespace: namespace) {
+            return child
+        }
+        return nil
+    }
+
+    /// The child elements named `localName` in `namespace` (any namespace when nil).
+    public func children(_ localName: String, namespace: String? = nil) -> [XMLElement] {
+        childElements.filter { $0.isNamed(localName, namespace: namespace) }
+    }
+
+    /// Every element below this one, depth first in document order (this element excluded).
+    public var descendants: [XMLElement] {
+        var result: [XMLElement] = []
+        forEachDescendant { result.append($0) }
+        return result
+    }
+
+    /// The descendants named `localName` in `namespace` (any namespace when nil), in document order.
+    public func descendants(_ localName: String, namespace: String? = nil) -> [XMLElement] {
+        var result: [XMLElement] = []
+        forEachDescendant { if $0.isNamed(localName, namespace: namespace) { result.append($0) } }
+        return result
+    }
+
+    /// The first descendant named `localName` in `namespace` (any namespace when nil).
+    public func firstDescendant(_ localName: String, namespace: String? = nil) -> XMLElement? {
+        for case .element(let child) in children {
+            if child.isNamed(localName, namespace: namespace) { return child }
+            if let found = child.firstDescendant(localName, namespace: namespace) { return found }
+        }
+        return nil
+    }
+
+    /// Calls `body` for every descendant element, depth first in document order.
+    public func forEachDescendant(_ body: (XMLElement) -> Void) {
+        for case .element(let child) in children {
+            body(child)
+            child.forEachDescendant(body)
+        }
+    }
+
+    /// The text of every text and CDATA node below this element, concatenated in document order.
+    public var textContent: String {
+        var text = ""
+        appendText(to: &text)
+        return text
+    }
+
+    private func appendText(to text: inout String) {
+        for child in children {
+            switch child {
+            case .element(let element): element.appendText(to: &text)
+            case .text(let string), .cdata(let string): text += string
+            }
+        }
+    }
+
+    /// `textContent` with runs of white space collapsed to one space and the ends trimmed.
+    public var normalizedText: String {
+        textContent.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The value of the attribute `localName` in `namespace`.
+    ///
+    /// With a nil `namespace` only an unprefixed attribute matches (`attribute("id")`); pass
+    /// `XMLNamespace.ops` for `epub:type`, `XMLNamespace.xml` for `xml:lang`.
+    public func attribute(_ localName: String, namespace: String? = nil) -> String? {
+        attributes.first { $0.localName == localName && $0.namespaceURI == namespace }?.value
+    }
+
+    /// The value of the attribute written `qualifiedName` (`opf:role`), whatever its namespace.
+    ///
+    /// For documents that use a prefix without declaring it, as some EPUB 2 packages do.
+    public func attribute(qualifiedName: String) -> String? {
+        attributes.first { $0.qualifiedName == qualifiedName }?.value
+    }
+
+    /// The language in scope as declared on this element (`xml:lang`, else `lang`), if any.
+    public var declaredLanguage: String? {
+        attribute("lang", namespace: XMLNamespace.xml) ?? attribute("lang")
+    }
+}
