@@ -35,13 +35,16 @@ struct PlaySession {
             try writer.report("error", code: failure.code, message: failure.message, fatal: true)
             return failure.status
         }
-        let components = AudioEngineComponents.make(output: outputDestination(title: publication.title))
+        let components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
         let navigator: AudioNavigator
         do {
             navigator = try AudioNavigator(publication: publication, components: components, configuration: configuration)
-        } catch {
+        } catch let error as AudioNavigatorError {
             try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
             return .badData
+        } catch {
+            try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
+            return .internalError
         }
         let signals = SignalWatcher()
         let stdin = CommandLineReader()
@@ -63,8 +66,8 @@ struct PlaySession {
     private func outputDestination(title: String) -> OutputDestination {
         switch options.output {
         case .pulse: .pulse(server: nil, title: title)
-        case .null: .null(realtime: options.realtime)
-        case .wav(let path): .wav(path: path, realtime: options.realtime)
+        case .null: .null
+        case .wav(let path): .wav(path: path)
         }
     }
 
