@@ -136,7 +136,7 @@ import Testing
         (["play", Self.sampleBook, "--output", "mp3:x"], 64),
         (["play", Self.sampleBook, "--from", "nonsense"], 64),
         (["play", Self.sampleBook, "--output", "wav:/nonexistent-dir/x.wav"], 73),
-    ])
+    ] as [([String], Int32)])
     func badArgumentsAndOutputsExitWithTheDocumentedCode(arguments: [String], status: Int32) throws {
         let result = try ProcessRunner.raudio(arguments, timeout: 30)
         #expect(result.status == status, "\(result.standardError)")
