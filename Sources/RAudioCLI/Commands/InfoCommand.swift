@@ -27,7 +27,10 @@ struct InfoCommand: ParsableCommand {
             let scheme = protection == .lcp ? "LCP" : "an unknown DRM"
             StandardStreams.printError("note: \(path) is protected by \(scheme); its metadata is shown but it cannot be played")
         }
-        let text = human ? PublicationSummary(publication: publication).text : publication.manifest.json.serialized(.pretty)
+        let narration = NarrationSummary(publication: publication)
+        let text = human
+            ? ([PublicationSummary(publication: publication).text] + narration.lines).joined(separator: "\n")
+            : narration.annotating(publication.manifest).json.serialized(.pretty)
         do {
             try StandardStreams.printLine(text)
         } catch {

@@ -88,7 +88,7 @@ public struct EPUBParser: Sendable {
         let publication = Publication(
             manifest: manifest, container: container, mediaType: .epub,
             protection: protection(container, entries: entries, warnings: warnings), warnings: warnings.warnings)
-        return EPUBContentService.attach(to: publication)
+        return EPUBMediaOverlayService.attach(to: EPUBContentService.attach(to: publication))
     }
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {
