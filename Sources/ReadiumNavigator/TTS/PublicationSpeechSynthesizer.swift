@@ -132,9 +132,16 @@ public actor PublicationSpeechSynthesizer {
     public func stop() { handle(.stop) }
     /// Pauses at the word being heard.
     public func pause() { handle(.pause) }
-    /// Continues the same PCM from where it paused.
-    public func resume() { handle(.play) }
-    public func pauseOrResume() { handle(.toggle) }
+    /// Continues the same PCM from where it paused; starts from the beginning (or the locator given
+    /// to `go(to:)`) when nothing was planned yet.
+    public func resume() {
+        if epoch == 0, (try? start(from: nil)) != nil { return }
+        handle(.play)
+    }
+    public func pauseOrResume() {
+        if epoch == 0 { return resume() }
+        handle(.toggle)
+    }
 
     /// The next utterance, at once; at the last one, the end.
     public func next() {
