@@ -11,6 +11,7 @@ extension PublicationSpeechSynthesizer {
             switch action {
             case .load(let target, let id):
                 generation = id.rawValue
+                targetItem = target.item
                 renderer.load(item: target.item, seconds: 0, generation: id.rawValue)
             case .startOutput: renderer.start()
             case .pauseOutput: renderer.pause()
@@ -57,6 +58,7 @@ extension PublicationSpeechSynthesizer {
         case .loaded(let reportGeneration, let position):
             guard reportGeneration == generation else { return }
             hasLoadedAny = true
+            targetItem = nil
             hear(position, reportingWords: false)
             handle(.loaded(PlaybackLoadID(rawValue: reportGeneration)))
         case .position(let reportGeneration, let position):

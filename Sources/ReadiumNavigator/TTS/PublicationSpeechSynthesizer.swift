@@ -27,6 +27,8 @@ public actor PublicationSpeechSynthesizer {
     var generation: UInt64 = 0
     /// The utterance announced (its `utterance` event sent) and how many of its words were reported.
     var announcedItem: Int?
+    /// The utterance the last load asked for, until its `loaded` report (commands then count from it).
+    var targetItem: Int?
     var announced: (utterance: SpeechUtterance, pcm: SynthesizedUtterance)?
     var reportedWords = 0
     var lastRange: Locator?
@@ -145,13 +147,13 @@ public actor PublicationSpeechSynthesizer {
 
     /// The next utterance, at once; at the last one, the end.
     public func next() {
-        guard let current = announcedItem else { return }
+        guard let current = targetItem ?? announcedItem else { return }
         handle(.seek(SpeechTarget(item: current + 1)))
     }
 
     /// The previous utterance, at once; at the first one, its start again.
     public func previous() {
-        guard let current = announcedItem else { return }
+        guard let current = targetItem ?? announcedItem else { return }
         let target = source.plannedUtterance(at: current - 1) != nil ? current - 1 : current
         handle(.seek(SpeechTarget(item: target)))
     }
@@ -222,12 +224,14 @@ public actor PublicationSpeechSynthesizer {
         source.reset(planner: UtterancePlanner(content: content, tokenizer: tokenizer, skippedRoles: configuration.skippedRoles,
                                                startLocator: locator, base: base))
         announcedItem = nil
+        targetItem = nil
         return SpeechTarget(item: base)
     }
 
     /// Synthesizes again from the start of the current utterance, with the new settings.
     func respeakCurrentUtterance() {
-        guard machine.state.isActive, let locator = announced?.utterance.locator else { return }
+        let pending = targetItem.flatMap { source.plannedUtterance(at: $0) }
+        guard machine.state.isActive, let locator = pending?.locator ?? announced?.utterance.locator else { return }
         if let target = try? plan(from: locator) { handle(.seek(target)) }
     }
 }
