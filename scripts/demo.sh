@@ -4,11 +4,14 @@
 #   - `raudio play` exists and a PulseAudio server answers (`pactl info`): plays the book aloud;
 #   - `raudio play` exists, no server: renders the book to build/demo/<book>.wav and says where;
 #   - a raudio without `play`: prints `raudio info --human` of the book instead.
-# Usage: scripts/demo.sh RAUDIO_BINARY BOOK
+# Then it reads the sample EPUB (samples/lighthouse.epub) aloud with `raudio speak` the same way: through
+# PulseAudio when a server answers, else rendered to build/demo/<epub>.wav.
+# Usage: scripts/demo.sh RAUDIO_BINARY BOOK [EPUB]
 set -euo pipefail
 
-raudio="${1:?usage: demo.sh RAUDIO_BINARY BOOK}"
-book="${2:?usage: demo.sh RAUDIO_BINARY BOOK}"
+raudio="${1:?usage: demo.sh RAUDIO_BINARY BOOK [EPUB]}"
+book="${2:?usage: demo.sh RAUDIO_BINARY BOOK [EPUB]}"
+epub="${3:-samples/lighthouse.epub}"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { printf '\n== %s\n' "$*"; }
@@ -26,9 +29,27 @@ if ! has_command play; then
     exec "$raudio" info --human "$book"
 fi
 
+speak_sample() {
+    has_command speak || { say "This raudio has no speak command; skipping $epub."; return 0; }
+    [ -f "$epub" ] || bash scripts/make-sample-epub.sh
+    if pactl info >/dev/null 2>&1; then
+        say "Reading $epub aloud through PulseAudio (Ctrl-C stops)."
+        "$raudio" speak "$epub" </dev/null >"build/demo/speak-events.jsonl"
+    else
+        local speech="build/demo/$(basename "${epub%.*}").wav"
+        say "Rendering $epub read aloud to $speech."
+        "$raudio" speak "$epub" --output "wav:$speech" </dev/null >"build/demo/speak-events.jsonl"
+        say "Done: $speech"
+    fi
+    say "The utterances and words raudio reported are in build/demo/speak-events.jsonl."
+}
+
+mkdir -p build/demo
 if pactl info >/dev/null 2>&1; then
     say "Playing $book through PulseAudio (Ctrl-C stops)."
-    exec "$raudio" play "$book"
+    "$raudio" play "$book" </dev/null >"build/demo/events.jsonl" || true
+    speak_sample
+    exit 0
 fi
 
 out="build/demo/$(basename "${book%.*}").wav"
@@ -38,3 +59,4 @@ say "Rendering $book to $out instead."
 "$raudio" play "$book" --output "wav:$out" </dev/null >"build/demo/events.jsonl"
 say "The events raudio reported are in build/demo/events.jsonl."
 say "Done: $out (play it with: paplay $out, or aplay, or any audio player)."
+speak_sample

@@ -20,8 +20,8 @@ let validEvents = [
     #"{"v":1,"type":"error","code":"command-unknown","message":"unknown command 'plya'; did you mean 'play'?","fatal":false,"id":7}"#,
     #"{"v":1,"type":"ack","command":"seek","id":"r-1"}"#,
     #"{"v":1,"type":"ack","command":"play"}"#,
-    #"{"v":1,"type":"utterance","text":"It was a dark night.","language":"en","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"highlight":"It was a dark night.","after":" The wind"}}}"#,
-    #"{"v":1,"type":"word","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"before":"It was a ","highlight":"dark","after":" night."}}}"#,
+    #"{"v":1,"type":"utterance","text":"It was a dark night.","language":"en","voice":"en-us","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"highlight":"It was a dark night.","after":" The wind"}}}"#,
+    #"{"v":1,"type":"range","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"before":"It was a ","highlight":"dark","after":" night."}}}"#,
     #"{"v":1,"type":"position","locator":\#(locator),"futureKey":true}"#,
 ]
 
@@ -43,7 +43,9 @@ let invalidEvents = [
     #"{"v":1,"type":"warning","code":"io","message":"","fatal":false}"#,  // empty message
     #"{"v":1,"type":"ack","id":3}"#,  // no command
     #"{"v":1,"type":"ack","command":"play","id":true}"#,
-    #"{"v":1,"type":"word","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml"}}"#,  // no highlight
+    #"{"v":1,"type":"range","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml"}}"#,  // no highlight
+    #"{"v":1,"type":"word","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"highlight":"dark"}}}"#,  // renamed to range
+    #"{"v":1,"type":"utterance","text":"Hi.","language":"en","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml"}}"#,  // no voice
     #"{"v":1,"type":"opened","publication":{"readingOrderCount":1}}"#,  // no toc
 ]
 

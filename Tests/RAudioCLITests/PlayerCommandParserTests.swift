@@ -51,6 +51,15 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
         #expect(command(line) == expected)
     }
 
+    @Test func voiceAndPitchParseAndRefuseBadValues() {
+        #expect(command("voice en-GB") == .voice("en-GB"))
+        #expect(command(#"{"command":"pitch","value":0.5}"#) == .pitch(0.5))
+        #expect(failure("voice")?.code == .missingValue)
+        #expect(failure("voice en gb")?.code == .badValue)
+        #expect(failure(#"{"command":"voice","value":3}"#)?.code == .badValue)
+        #expect(failure("pitch 3")?.code == .badValue)
+    }
+
     @Test func everyCommandNameParsesInBothForms() {
         for name in PlayerCommand.Name.allCases {
             let words: String
@@ -59,6 +68,7 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
             case .none: (words, json) = (name.rawValue, #"{"command":"\#(name.rawValue)"}"#)
             case .seekTarget: (words, json) = ("seek 5", #"{"command":"seek","to":5}"#)
             case .locator: (words, json) = (#"go {"href":"a.mp3"}"#, #"{"command":"go","locator":{"href":"a.mp3"}}"#)
+            case .word: (words, json) = ("\(name.rawValue) fr", #"{"command":"\#(name.rawValue)","value":"fr"}"#)
             case .number(let range, _): (words, json) = ("\(name.rawValue) \(range.upperBound)", #"{"command":"\#(name.rawValue)","value":\#(range.upperBound)}"#)
             }
             #expect(command(words)?.name == name.rawValue, "\(words)")

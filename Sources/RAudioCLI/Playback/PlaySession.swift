@@ -46,10 +46,11 @@ struct PlaySession {
             try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
             return .internalError
         }
-        let signals = SignalWatcher()
-        let stdin = CommandLineReader()
-        stdin.start()
-        let status = try await drive(navigator, publication: publication, lines: stdin.lines, signals: signals.signals)
+        let controller = AudioNavigatorController(navigator: navigator)
+        let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
+            await applyStartPosition(to: navigator)
+        }
         await navigator.close()
         return status
     }
@@ -64,29 +65,7 @@ struct PlaySession {
     }
 
     private func outputDestination(title: String) -> OutputDestination {
-        switch options.output {
-        case .pulse: .pulse(server: nil, title: title)
-        case .null: .null
-        case .wav(let path): .wav(path: path)
-        }
-    }
-
-    /// The event loop.
-    private func drive(
-        _ navigator: AudioNavigator, publication: Publication, lines: AsyncStream<String>, signals: AsyncStream<Int32>
-    ) async throws(StandardStreams.ReaderGone) -> ExitStatus {
-        try writer.write(PlayerEvent.opened(publication, duration: await navigator.totalDuration))
-        if let failure = await applyStartPosition(to: navigator) {
-            try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
-            return .usage
-        }
-        let inputs = SessionInput.merged(events: navigator.events, lines: lines, signals: signals)
-        var loop = SessionLoop(navigator: navigator, writer: writer, keepOpen: options.keepOpen)
-        await navigator.play()
-        for await input in inputs {
-            if let status = try await loop.handle(input) { return status }
-        }
-        return loop.finalStatus
+        options.output.destination(title: title)
     }
 
     /// Moves to `--from` before playing; returns a message when it is unusable.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import RAudioEngine
 
-/// The options every streaming command shares (`play`, and later `speak`).
+/// The options every streaming command shares (`play` and `speak`).
 struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the audio goes: pulse, null, or wav:FILE.", valueName: "output"))
     var output: OutputChoice = .pulse
@@ -62,6 +63,15 @@ enum OutputChoice: ExpressibleByArgument, Equatable {
     }
 
     static var allValueStrings: [String] { ["pulse", "null", "wav:FILE"] }
+
+    /// The engine's destination; a PulseAudio stream is named `title`.
+    func destination(title: String) -> OutputDestination {
+        switch self {
+        case .pulse: .pulse(server: nil, title: title)
+        case .null: .null
+        case .wav(let path): .wav(path: path)
+        }
+    }
 }
 
 /// `--from`: a locator, a time, or a percentage of the publication.

@@ -34,6 +34,16 @@ enum PlayerEvent {
         return event("track", fields)
     }
 
+    /// Text-to-speech starts an utterance.
+    static func utterance(text: String, language: String, voice: String, locator: Locator) -> JSONValue {
+        event("utterance", ["text": .string(text), "language": .string(language), "voice": .string(voice), "locator": locator.json])
+    }
+
+    /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
+    static func range(_ locator: Locator) -> JSONValue {
+        event("range", ["locator": locator.json])
+    }
+
     /// A `warning` (non-fatal) or `error` event.
     static func issue(
         _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,

@@ -2,7 +2,7 @@ import ReadiumNavigator
 
 /// Everything a streaming session reacts to, merged into one stream so one loop handles it in order.
 enum SessionInput: Sendable {
-    case navigator(AudioNavigatorEvent)
+    case navigator(SessionEvent)
     case navigatorFinished
     case commandLine(String)
     case signal(Int32)
@@ -13,7 +13,7 @@ enum SessionInput: Sendable {
 extension SessionInput {
     /// Merges the navigator's events, stdin lines and signals into one stream.
     static func merged(
-        events: AsyncStream<AudioNavigatorEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>
+        events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>
     ) -> AsyncStream<SessionInput> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
         let tasks = [

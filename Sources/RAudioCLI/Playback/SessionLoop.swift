@@ -6,7 +6,7 @@ import ReadiumShared
 ///
 /// Returns an exit status from `handle` when the session must end.
 struct SessionLoop {
-    let navigator: AudioNavigator
+    let controller: any PlaybackController
     let writer: EventWriter
     let keepOpen: Bool
     private(set) var finalStatus: ExitStatus = .success
@@ -16,8 +16,8 @@ struct SessionLoop {
     private var isQuitting = false
     private var fatalStatus: ExitStatus?
 
-    init(navigator: AudioNavigator, writer: EventWriter, keepOpen: Bool) {
-        self.navigator = navigator
+    init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool) {
+        self.controller = controller
         self.writer = writer
         self.keepOpen = keepOpen
     }
@@ -39,7 +39,7 @@ struct SessionLoop {
         }
     }
 
-    private mutating func handle(_ event: AudioNavigatorEvent) throws(StandardStreams.ReaderGone) -> ExitStatus? {
+    private mutating func handle(_ event: SessionEvent) throws(StandardStreams.ReaderGone) -> ExitStatus? {
         switch event {
         case .stateChanged(let state, let locator):
             lastLocator = locator
@@ -56,9 +56,14 @@ struct SessionLoop {
         case .position(let locator):
             lastLocator = locator
             try writer.write(PlayerEvent.position(locator))
-        case .trackChanged(let index, let link, let locator):
+        case .track(let index, let link, let locator):
             lastLocator = locator
             try writer.write(PlayerEvent.track(index: index, link: link, locator: locator))
+        case .utterance(let text, let language, let voice, let locator):
+            lastLocator = locator
+            try writer.write(PlayerEvent.utterance(text: text, language: language, voice: voice, locator: locator))
+        case .range(let locator):
+            try writer.write(PlayerEvent.range(locator))
         case .warning(let issue):
             try writer.report("warning", code: issue.code, message: issue.message, fatal: false, href: issue.href, locator: issue.locator)
         case .error(let issue):
@@ -79,43 +84,25 @@ struct SessionLoop {
             try writer.report("error", code: error.code.rawValue, message: error.message, fatal: false, id: error.id)
             return nil
         }
-        if case .go(let data) = request.command {
-            // Refuse an unusable locator before acknowledging the command.
+        switch request.command {
+        case .stop:
+            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            if keepOpen { await controller.stop() } else { return try await quit() }
+        case .quit:
+            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            return try await quit()
+        case .status:
+            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            let (state, locator) = await controller.status()
+            try writer.write(PlayerEvent.state(state, locator: locator ?? lastLocator))
+        default:
             do {
-                let locator = try Locator(jsonString: String(decoding: data, as: UTF8.self), source: "go")
-                try await navigator.go(to: locator)
+                try await controller.perform(request.command)
             } catch {
-                try writer.report("error", code: "command-bad-value", message: "go: \(error)", fatal: false, id: request.id)
+                try writer.report("error", code: error.code, message: error.message, fatal: false, id: request.id)
                 return nil
             }
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
-            return nil
-        }
-        try writer.write(PlayerEvent.ack(request.command, id: request.id))
-        return try await perform(request.command)
-    }
-
-    private mutating func perform(_ command: PlayerCommand) async throws(StandardStreams.ReaderGone) -> ExitStatus? {
-        switch command {
-        case .play: await navigator.play()
-        case .pause: await navigator.pause()
-        case .toggle: await navigator.playPause()
-        case .stop:
-            if keepOpen { await navigator.stop() } else { return try await quit() }
-        case .quit: return try await quit()
-        case .seek(.absolute(let seconds)): await navigator.seek(to: seconds)
-        case .seek(.relative(let seconds)): await navigator.seek(by: seconds)
-        case .forward: await navigator.skipForward()
-        case .back: await navigator.skipBackward()
-        case .next: await navigator.goForward()
-        case .previous: await navigator.goBackward()
-        case .go: break
-        case .speed(let value): await navigator.setSpeed(value)
-        case .volume(let value): await navigator.setVolume(value)
-        case .status:
-            let state = await navigator.state
-            let locator = await navigator.currentLocation
-            try writer.write(PlayerEvent.state(state, locator: locator))
         }
         return nil
     }
@@ -124,14 +111,14 @@ struct SessionLoop {
     private mutating func quit() async throws(StandardStreams.ReaderGone) -> ExitStatus? {
         isQuitting = true
         if let lastState, ["stopped", "ended", "failed"].contains(lastState.name) {
-            try writer.write(PlayerEvent.state(lastState, locator: await navigator.currentLocation))
+            try writer.write(PlayerEvent.state(lastState, locator: await controller.status().locator ?? lastLocator))
             return fatalStatus ?? .success
         }
-        await navigator.stop()
-        let state = await navigator.state
+        await controller.stop()
+        let state = await controller.status().state
         if ["stopped", "ended", "failed", "idle"].contains(state.name) {
             // The stop is done; its state event may still be in flight: print the final one ourselves.
-            try writer.write(PlayerEvent.state(.stopped, locator: await navigator.currentLocation))
+            try writer.write(PlayerEvent.state(.stopped, locator: await controller.status().locator ?? lastLocator))
             return fatalStatus ?? .success
         }
         return nil

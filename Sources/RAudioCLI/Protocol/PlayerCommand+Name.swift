@@ -3,7 +3,7 @@ import Foundation
 extension PlayerCommand {
     /// The word of each command and the kind of value it takes: the parser's table.
     public enum Name: String, Sendable, CaseIterable {
-        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch
 
         /// The value a command takes after its word (or in its JSON keys).
         enum Argument {
@@ -13,6 +13,8 @@ extension PlayerCommand {
             case seekTarget
             /// A JSON object: `go {"href":...}`; JSON `locator`.
             case locator
+            /// A word: `voice fr`; JSON `value` (a string).
+            case word
             /// A decimal number in `range`: `speed 1.5`; JSON `value`. `example` is shown in errors.
             case number(ClosedRange<Double>, example: String)
         }
@@ -24,6 +26,8 @@ extension PlayerCommand {
             case .go: .locator
             case .speed: .number(0.5...3.0, example: "1.5")
             case .volume: .number(0...1, example: "0.8")
+            case .pitch: .number(0.5...2.0, example: "1.2")
+            case .voice: .word
             }
         }
 
@@ -44,7 +48,9 @@ extension PlayerCommand {
             case (.go, .locator(let json)): .go(locatorJSON: json)
             case (.speed, .number(let value)): .speed(value)
             case (.volume, .number(let value)): .volume(value)
-            case (.seek, _), (.go, _), (.speed, _), (.volume, _): .status
+            case (.pitch, .number(let value)): .pitch(value)
+            case (.voice, .word(let word)): .voice(word)
+            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _): .status
             }
         }
 
@@ -54,6 +60,7 @@ extension PlayerCommand {
             case .none: rawValue
             case .seekTarget: "seek 1:02:03 | seek 3723.5 | seek +30 | seek -10"
             case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}}"#
+            case .word: "\(rawValue) fr (a voice identifier or a language tag)"
             case .number(let range, let example): "\(rawValue) \(example) (from \(range.lowerBound.formatted) to \(range.upperBound.formatted))"
             }
         }
@@ -64,6 +71,7 @@ extension PlayerCommand {
             case .none: #"{"command":"\#(rawValue)"}"#
             case .seekTarget: #"{"command":"seek","to":3723.5} or {"command":"seek","by":-10}"#
             case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}}"#
+            case .word: #"{"command":"\#(rawValue)","value":"fr"}"#
             case .number(_, let example): #"{"command":"\#(rawValue)","value":\#(example)}"#
             }
         }
@@ -74,6 +82,7 @@ extension PlayerCommand {
         case none
         case seekTarget(SeekTarget)
         case locator(Data)
+        case word(String)
         case number(Double)
     }
 }

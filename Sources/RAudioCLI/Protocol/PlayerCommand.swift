@@ -29,6 +29,10 @@ public enum PlayerCommand: Sendable, Hashable {
     case volume(Double)
     /// Asks for a `state` event now.
     case status
+    /// Text-to-speech: speak with this voice (an identifier or a BCP-47 tag) from the current utterance.
+    case voice(String)
+    /// Text-to-speech: pitch multiplier, 0.5 to 2.0 (1 = the voice's own).
+    case pitch(Double)
 
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
@@ -50,6 +54,8 @@ public enum PlayerCommand: Sendable, Hashable {
         case .speed: .speed
         case .volume: .volume
         case .status: .status
+        case .voice: .voice
+        case .pitch: .pitch
         }
     }
 }

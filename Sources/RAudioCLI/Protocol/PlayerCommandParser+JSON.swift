@@ -37,7 +37,7 @@ extension PlayerCommandParser {
         case .none: []
         case .seekTarget: ["to", "by"]
         case .locator: ["locator"]
-        case .number: ["value"]
+        case .word, .number: ["value"]
         }
     }
 
@@ -69,6 +69,14 @@ extension PlayerCommandParser {
                 throw CommandParseError(.badValue, "\"locator\" must be an object, got \(locator.typeName); send \(name.jsonUsage)", id: id)
             }
             return .locator(locator.data)
+        case .word:
+            guard let value = object["value"] else {
+                throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
+            }
+            guard case .string(let word) = value, !word.isEmpty, !word.contains(where: \.isWhitespace) else {
+                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.typeName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
+            }
+            return .word(word)
         case .number(let range, _):
             guard let value = object["value"] else {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)

@@ -53,6 +53,14 @@ public enum PlayerCommandParser {
                 throw CommandParseError(.badValue, "the locator \(quoted(String(rest))) is not a JSON object; type: \(name.usage)")
             }
             value = .locator(locator.data)
+        case .word:
+            guard !rest.isEmpty else {
+                throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a value; type: \(name.usage)")
+            }
+            guard !rest.contains(where: \.isWhitespace) else {
+                throw CommandParseError(.badValue, "'\(name.rawValue)' takes one word, got \(quoted(String(rest))); type: \(name.usage)")
+            }
+            value = .word(String(rest))
         case .number(let range, _):
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a number; type: \(name.usage)")

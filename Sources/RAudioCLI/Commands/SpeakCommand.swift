@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import ReadiumShared
+
+/// `raudio speak PATH`: reads an EPUB aloud with eSpeak NG; events as JSON lines on stdout, commands on stdin.
+struct SpeakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speak",
+        abstract: "Read an EPUB aloud; events as JSON lines on stdout, commands on stdin.",
+        discussion: """
+            The protocol of raudio play, extended (docs/events.md): each utterance is announced by an \
+            "utterance" event and each word heard by a "range" event. Commands: play, pause, toggle, stop, \
+            quit, next, previous (and forward, back: by utterance), go <locator JSON>, speed 1.5, volume 0.8, \
+            pitch 1.2, voice fr, status; seek is refused (speech has no timeline).
+            """
+    )
+
+    @Argument(help: "An EPUB file or unpacked EPUB folder.")
+    var path: String
+
+    @OptionGroup var options: PlaybackOptions
+
+    @Option(help: "A voice identifier (see raudio voices) or a BCP-47 language tag such as fr or en-GB.")
+    var voice: String?
+
+    @Option(help: "Pitch multiplier, 0.5 to 2.0 (1 = the voice's own).")
+    var pitch: Double = 1
+
+    @Option(help: "The language of text that declares none, when the book declares none either (BCP-47).")
+    var language: String?
+
+    @Option(help: "Comma-separated roles not to speak, among: \(ContentRole.allNames.joined(separator: ", ")); empty for none.")
+    var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
+
+    func validate() throws {
+        guard pitch.isFinite, (0.5...2.0).contains(pitch) else {
+            throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")
+        }
+        if let language, !Language(code: language).isWellFormed {
+            throw ValidationError("--language \(language): not a BCP-47 language tag (for example fr, en-US)")
+        }
+        for role in skippedRoles where !ContentRole.allNames.contains(role) {
+            throw ValidationError("unknown role '\(role)' in --skip; use \(ContentRole.allNames.joined(separator: ", "))")
+        }
+        if case .seconds? = options.from {
+            throw ValidationError("--from: speech has no timeline; give a Locator as JSON or a percentage such as 42%")
+        }
+    }
+
+    var skippedRoles: Set<String> {
+        Set(skip.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+    }
+
+    func run() async throws {
+        let status = try await SpeakSession(command: self).run()
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}

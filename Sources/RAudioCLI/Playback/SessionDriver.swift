@@ -1,0 +1,30 @@
+import ReadiumShared
+
+/// The part of a streaming session `raudio play` and `raudio speak` share: prints `opened`, moves to
+/// the start position, plays, and runs the `SessionLoop` over events, stdin and signals.
+struct SessionDriver {
+    let writer: EventWriter
+    let keepOpen: Bool
+
+    /// Runs until the session ends and returns its exit status. `moveToStart` places the controller
+    /// at `--from` and returns a message when that position is unusable (a usage error, exit 64).
+    func run(
+        _ controller: any PlaybackController, opened: JSONValue, moveToStart: () async -> String?
+    ) async throws(StandardStreams.ReaderGone) -> ExitStatus {
+        let signals = SignalWatcher()
+        let stdin = CommandLineReader()
+        stdin.start()
+        try writer.write(opened)
+        if let failure = await moveToStart() {
+            try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
+            return .usage
+        }
+        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals)
+        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen)
+        await controller.play()
+        for await input in inputs {
+            if let status = try await loop.handle(input) { return status }
+        }
+        return loop.finalStatus
+    }
+}

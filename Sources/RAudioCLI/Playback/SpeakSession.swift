@@ -1,0 +1,88 @@
+import Foundation
+import RAudioEngine
+import ReadiumNavigator
+import ReadiumShared
+import ReadiumStreamer
+
+/// One run of `raudio speak`: opens the EPUB, makes the eSpeak NG engine and a
+/// `PublicationSpeechSynthesizer`, and hands them to the `SessionDriver` shared with `raudio play`.
+struct SpeakSession {
+    let command: SpeakCommand
+    let writer = EventWriter()
+
+    /// Throws `CommandFailure` for problems found before any event is printed: an unknown voice (64),
+    /// a missing file (66), a publication with nothing to speak (65).
+    func run() async throws(CommandFailure) -> ExitStatus {
+        let publication = try PublicationLoading.open(path: command.path)
+        PublicationLoading.reportWarnings(of: publication)
+        if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
+        guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
+            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): is not an EPUB (\(publication.mediaType)); raudio speak reads the text of EPUBs")
+        }
+        let loaded = VoicePresets.load()
+        for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+        let engine: ESpeakEngine
+        do {
+            engine = try ESpeakEngine(presets: loaded.presets)
+        } catch {
+            throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
+        }
+        var configuration = SpeechSynthesizerConfiguration(
+            defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed, pitch: command.pitch,
+            volume: command.options.volume, skippedRoles: command.skippedRoles, stopAfter: command.options.duration)
+        if let voice = command.voice {
+            guard let found = VoiceResolver.voice(for: voice, in: engine) else {
+                throw CommandFailure(.usage, code: "unknown-voice", message: "--voice \(voice): \(VoiceResolver.unknownMessage(voice, in: engine))")
+            }
+            configuration.voiceIdentifier = found.identifier
+        }
+        let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
+        let components = AudioEngineComponents.make(output: command.options.output.destination(title: publication.title),
+                                                     realtime: command.options.realtime)
+        let synthesizer: PublicationSpeechSynthesizer
+        do {
+            synthesizer = try PublicationSpeechSynthesizer(publication: publication, engine: engine, components: components,
+                                                           configuration: configuration, contentWarnings: service?.warnings)
+        } catch {
+            throw CommandFailure(.usage, code: "unknown-voice", message: "--voice: \(error.message)")
+        }
+        let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
+        do {
+            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen)
+                .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
+                    await moveToStart(synthesizer, service: service)
+                }
+            await synthesizer.close()
+            return status
+        } catch {
+            await synthesizer.close()
+            return .success  // stdout was closed: the reader went away.
+        }
+    }
+
+    /// Plans from `--from`; returns a message when it is unusable.
+    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?) async -> String? {
+        let locator: Locator
+        switch command.options.from {
+        case nil, .seconds?:
+            return nil
+        case .percentage(let percent)?:
+            guard let found = service?.locator(atTotalProgression: percent / 100) else {
+                return "--from \(percent)%: the publication has no reading order"
+            }
+            locator = found
+        case .locatorJSON(let text)?:
+            do {
+                locator = try Locator(jsonString: text, source: "--from")
+            } catch {
+                return "--from: \(error.message)"
+            }
+        }
+        do {
+            try await synthesizer.go(to: locator)
+        } catch {
+            return "--from: \(error)"
+        }
+        return nil
+    }
+}

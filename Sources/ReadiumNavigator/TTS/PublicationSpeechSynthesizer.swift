@@ -1,0 +1,252 @@
+import Foundation
+import ReadiumShared
+
+/// Reads a publication aloud with a `TTSEngine`, utterance by utterance, reporting each utterance and
+/// each word heard as Readium locators. Readium's `PublicationSpeechSynthesizer`.
+///
+/// Driven by the same `PlaybackStateMachine` and played by the same `AudioRenderer` as the
+/// `AudioNavigator`: the renderer's items are utterances (`UtteranceRenderSource`), synthesized ahead
+/// on the engine's thread while the current one plays, so no gap is added between them. A target of
+/// the machine is an utterance index. Words are reported when heard: the renderer's heard position
+/// (item, frame) is matched against the utterance's word boundaries. `go(to:)`, `next()`,
+/// `previous()` flush the output and cancel the synthesis ahead at once.
+public actor PublicationSpeechSynthesizer {
+    /// What happens, in order. Finishes when `close()` returns.
+    public nonisolated let events: AsyncStream<SpeechSynthesizerEvent>
+
+    let publication: Publication
+    let engine: any TTSEngine
+    var configuration: SpeechSynthesizerConfiguration
+    var machine: PlaybackStateMachine<SpeechTarget>
+    let source: UtteranceRenderSource
+    let renderer: AudioRenderer
+    let continuation: AsyncStream<SpeechSynthesizerEvent>.Continuation
+    let contentWarnings: WarningLog?
+
+    var epoch = 0
+    var generation: UInt64 = 0
+    /// The utterance announced (its `utterance` event sent) and how many of its words were reported.
+    var announcedItem: Int?
+    /// The utterance the last load asked for, until its `loaded` report (commands then count from it).
+    var targetItem: Int?
+    var announced: (utterance: SpeechUtterance, pcm: SynthesizedUtterance)?
+    var reportedWords = 0
+    var lastRange: Locator?
+    /// The locator of the last utterance announced, kept after a stop.
+    var lastUtteranceLocator: Locator?
+    var pendingIssue: NavigatorIssue?
+    var hasLoadedAny = false
+    var reportedWarnings = Set<String>()
+    var reportedContentWarnings = 0
+    var isClosed = false
+    var isRendererFinished = false
+    var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Whether `publication` has text content this synthesizer can read (an EPUB with a content service).
+    public static func canSpeak(publication: Publication) -> Bool {
+        (try? publication.content(from: nil)) != nil
+    }
+
+    /// Starts the render thread (which makes the sink). Throws `.unknownVoice` for a
+    /// `voiceIdentifier` the engine does not have.
+    ///
+    /// - Parameter contentWarnings: the log where the content service records malformed resources,
+    ///   reported as `warning` events as the reading reaches them.
+    public init(
+        publication: Publication, engine: any TTSEngine, components: AudioComponents,
+        configuration: SpeechSynthesizerConfiguration = .init(), contentWarnings: WarningLog? = nil
+    ) throws(TTSError) {
+        var configuration = configuration
+        configuration.volume = min(max(configuration.volume.isNaN ? 1 : configuration.volume, 0), 1)
+        var voice: TTSVoice?
+        if let identifier = configuration.voiceIdentifier {
+            guard let found = engine.voice(withIdentifier: identifier) else {
+                throw TTSError(.unknownVoice, message: "no voice \"\(identifier)\"")
+            }
+            voice = found
+        }
+        self.publication = publication
+        self.engine = engine
+        self.configuration = configuration
+        self.contentWarnings = contentWarnings
+        let mainLanguage = publication.metadata.languages.first.map(Language.init(code:))
+        source = UtteranceRenderSource(engine: engine, settings: .init(
+            voice: voice, mainLanguage: mainLanguage ?? configuration.defaultLanguage,
+            fallbackLanguage: configuration.defaultLanguage ?? Language(code: "en"),
+            speed: configuration.speed, pitch: configuration.pitch, lookahead: configuration.lookahead))
+        machine = PlaybackStateMachine(start: SpeechTarget(item: 0))
+        (events, continuation) = AsyncStream.makeStream(of: SpeechSynthesizerEvent.self)
+        renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
+        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
+        let reports = renderer.reports
+        Task { [weak self] in
+            for await report in reports {
+                guard let self else { return }
+                await self.receive(report)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every voice of the engine.
+    public nonisolated var availableVoices: [TTSVoice] { engine.availableVoices }
+
+    /// The state in Readium's terms.
+    public var state: SpeechSynthesizerState {
+        let utterance = announced?.utterance
+        switch machine.state {
+        case .idle, .stopped, .failed: return .stopped
+        case .ended: return .ended
+        case .paused: return utterance.map { .paused($0) } ?? .stopped
+        case .playing: return utterance.map { .playing($0, range: lastRange) } ?? .stopped
+        case .loading:
+            guard let utterance else { return .stopped }
+            return machine.intent == .play ? .playing(utterance, range: lastRange) : .paused(utterance)
+        }
+    }
+
+    /// The state of the shared playback state machine (the CLI's `state` event).
+    public var playbackState: PlaybackState { machine.state }
+
+    /// The locator of the utterance being spoken (or the last one), nil before the first.
+    public var currentLocation: Locator? { announced?.utterance.locator ?? lastUtteranceLocator }
+
+    /// The settings in use.
+    public var currentConfiguration: SpeechSynthesizerConfiguration { configuration }
+
+    // MARK: Commands
+
+    /// Starts speaking from `locator` (nil: the beginning of the publication), whatever the state.
+    /// Throws `ContentError` when the locator's href is not in the reading order.
+    public func start(from locator: Locator? = nil) throws(ContentError) {
+        let target = try plan(from: locator)
+        if machine.state.isActive {
+            handle(.seek(target))
+            handle(.play)
+        } else {
+            machine.start = target
+            handle(.play)
+        }
+    }
+
+    /// Stops speaking and releases the output; `start(from:)` or `resume()` start over.
+    public func stop() { handle(.stop) }
+    /// Pauses at the word being heard.
+    public func pause() { handle(.pause) }
+    /// Continues the same PCM from where it paused; starts from the beginning (or the locator given
+    /// to `go(to:)`) when nothing was planned yet.
+    public func resume() {
+        if epoch == 0, (try? start(from: nil)) != nil { return }
+        handle(.play)
+    }
+    public func pauseOrResume() {
+        if epoch == 0 { return resume() }
+        handle(.toggle)
+    }
+
+    /// The next utterance, at once; at the last one, the end.
+    public func next() {
+        guard let current = targetItem ?? announcedItem else { return }
+        handle(.seek(SpeechTarget(item: current + 1)))
+    }
+
+    /// The previous utterance, at once; at the first one, its start again.
+    public func previous() {
+        guard let current = targetItem ?? announcedItem else { return }
+        let target = source.plannedUtterance(at: current - 1) != nil ? current - 1 : current
+        handle(.seek(SpeechTarget(item: target)))
+    }
+
+    /// Goes to the utterance `locator` points at (its `text.highlight`, else its progression), keeping
+    /// playing if playing. Throws `ContentError` when the href is not in the reading order.
+    public func go(to locator: Locator) throws(ContentError) {
+        let target = try plan(from: locator)
+        if machine.state.isActive {
+            handle(.seek(target))
+        } else {
+            machine.start = target
+        }
+    }
+
+    /// Speaks with voice `identifier` from the current utterance on. Throws `.unknownVoice`.
+    public func setVoice(_ identifier: String) throws(TTSError) {
+        guard let voice = engine.voice(withIdentifier: identifier) else {
+            throw TTSError(.unknownVoice, message: "no voice \"\(identifier)\"")
+        }
+        configuration.voiceIdentifier = voice.identifier
+        source.settings.voice = voice
+        respeakCurrentUtterance()
+    }
+
+    /// Changes the pitch multiplier (0.5...2) from the current utterance on.
+    public func setPitch(_ pitch: Double) {
+        configuration.pitch = min(max(pitch.isFinite ? pitch : 1, 0.5), 2)
+        source.settings.pitch = configuration.pitch
+        respeakCurrentUtterance()
+    }
+
+    /// Changes the rate multiplier (0.5...3, 1 = the voice preset's rate) from the current utterance on.
+    public func setSpeed(_ speed: Double) {
+        configuration.speed = min(max(speed.isFinite ? speed : 1, 0.5), 3)
+        source.settings.speed = configuration.speed
+        respeakCurrentUtterance()
+    }
+
+    /// Changes the output gain (0...1) at once.
+    public func setVolume(_ volume: Double) {
+        configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
+        renderer.setVolume(configuration.volume)
+    }
+
+    /// Stops the render thread and releases the output (a WAV file is complete when this returns).
+    /// Idempotent. Emits nothing more after it returns.
+    public func close() async {
+        if !isClosed {
+            isClosed = true
+            source.reset(planner: UtterancePlanner(content: EmptyContent(), tokenizer: ContentTokenizer(), skippedRoles: [], startLocator: nil, base: 0))
+            renderer.shutdown()
+        }
+        if !isRendererFinished {
+            await withCheckedContinuation { finishWaiters.append($0) }
+        }
+        continuation.finish()
+    }
+
+    // MARK: Helpers
+
+    /// A new plan of utterances from `locator`; returns the target of its first utterance.
+    func plan(from locator: Locator?) throws(ContentError) -> SpeechTarget {
+        let content = try publication.content(from: locator)
+        epoch += 1
+        let base = epoch * 2 * UtterancePlanner.span
+        let tokenizer = ContentTokenizer(defaultLanguage: source.settings.mainLanguage ?? configuration.defaultLanguage)
+        source.reset(planner: UtterancePlanner(content: content, tokenizer: tokenizer, skippedRoles: configuration.skippedRoles,
+                                               startLocator: locator, base: base))
+        announcedItem = nil
+        targetItem = nil
+        return SpeechTarget(item: base)
+    }
+
+    /// Synthesizes again from the start of the current utterance, with the new settings.
+    func respeakCurrentUtterance() {
+        let pending = targetItem.flatMap { source.plannedUtterance(at: $0) }
+        guard machine.state.isActive, let locator = pending?.locator ?? announced?.utterance.locator else { return }
+        if let target = try? plan(from: locator) { handle(.seek(target)) }
+    }
+}
+
+/// A target of the state machine for speech: the index of an utterance in the current plan.
+struct SpeechTarget: Sendable, Hashable {
+    var item: Int
+}
+
+/// Content with nothing in it: what a closed synthesizer plans.
+struct EmptyContent: Content {
+    func iterator() -> any ContentIterator { EmptyContentIterator() }
+}
+
+final class EmptyContentIterator: ContentIterator {
+    func next() throws(ContentError) -> (any ContentElement)? { nil }
+    func previous() throws(ContentError) -> (any ContentElement)? { nil }
+}

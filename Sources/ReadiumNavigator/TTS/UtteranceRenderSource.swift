@@ -1,0 +1,128 @@
+import ReadiumShared
+import Synchronization
+
+/// The utterances of a publication as items for an `AudioRenderer`: each item is one utterance's
+/// synthesized PCM, opened as a `PCMBufferDecoder`.
+///
+/// Opening item `i` (on the render thread) plans the utterances up to `i + lookahead` and starts
+/// synthesizing them on the engine's thread, so that the next utterances are ready while `i` plays
+/// and no gap is added between them; it then waits for `i`'s PCM. `reset(planner:)` starts a new
+/// plan (a new start locator): everything synthesized or queued for the old one is cancelled.
+final class UtteranceRenderSource: RenderSource {
+    /// How text and voices are chosen for synthesis; changed by the synthesizer's actor.
+    struct Settings: Sendable {
+        var voice: TTSVoice?
+        /// The publication's main language: text in it is spoken by `voice`.
+        var mainLanguage: Language?
+        var fallbackLanguage: Language
+        var speed: Double
+        var pitch: Double
+        var lookahead: Int
+    }
+
+    let engine: any TTSEngine
+    private let planner = Mutex<UtterancePlanner?>(nil)
+    private let jobs = Mutex<[Int: SynthesisJob]>([:])
+    private let settingsStore: Mutex<Settings>
+
+    init(engine: any TTSEngine, settings: Settings) {
+        self.engine = engine
+        settingsStore = Mutex(settings)
+    }
+
+    var itemCount: Int? { nil }
+
+    var settings: Settings {
+        get { settingsStore.withLock { $0 } }
+        set { settingsStore.withLock { $0 = newValue } }
+    }
+
+    /// Starts a new plan; cancels every job of the previous one.
+    func reset(planner newPlanner: UtterancePlanner) {
+        planner.withLock { $0 = newPlanner }
+        let cancelled = jobs.withLock { jobs in
+            let all = Array(jobs.values)
+            jobs.removeAll()
+            return all
+        }
+        for job in cancelled { job.cancellation.cancel() }
+    }
+
+    func openItem(at index: Int) throws -> any AudioDecoder {
+        guard let job = startJobs(from: index) else { throw RenderSourceEnd() }
+        switch job.wait() {
+        case .success(let synthesized): return synthesized.makeDecoder()
+        case .failure(let error): throw error
+        }
+    }
+
+    func issue(for error: any Error, item index: Int) -> RenderIssue {
+        let href = plannedUtterance(at: index)?.locator.href
+        if let error = error as? TTSError {
+            return RenderIssue(item: index, code: error.code.rawValue, message: "\(href ?? "utterance"): \(error.message)", href: href)
+        }
+        return RenderIssue(item: index, code: "tts-synthesis-failed", message: "\(href ?? "utterance"): \(error)", href: href)
+    }
+
+    /// The utterance at `index` and its PCM when synthesis is done; never blocks on synthesis.
+    func synthesized(at index: Int) -> (SpeechUtterance, SynthesizedUtterance)? {
+        guard let job = jobs.withLock({ $0[index] }), case .success(let pcm)? = job.outcome else { return nil }
+        return (job.utterance, pcm)
+    }
+
+    /// The planned utterance at `index`, reading content if needed (blocks while a resource is parsed).
+    func plannedUtterance(at index: Int) -> SpeechUtterance? {
+        planner.withLock { $0?.utterance(at: index) }
+    }
+
+    /// Content errors met so far by the current plan.
+    var contentErrors: [ContentError] { planner.withLock { $0?.errors ?? [] } }
+
+    /// Plans and starts jobs for `index` and the lookahead after it; returns `index`'s job.
+    private func startJobs(from index: Int) -> SynthesisJob? {
+        let settings = self.settings
+        var planned: [(Int, SpeechUtterance)] = []
+        planner.withLock { planner in
+            guard let planner else { return }
+            for offset in 0...max(settings.lookahead, 0) {
+                guard let utterance = planner.utterance(at: index + offset) else { break }
+                planned.append((index + offset, utterance))
+            }
+            planner.forget(awayFrom: index)
+        }
+        guard !planned.isEmpty else { return nil }
+        var toStart: [(Int, SynthesisJob)] = []
+        let job = jobs.withLock { jobs -> SynthesisJob? in
+            for (itemIndex, utterance) in planned where jobs[itemIndex] == nil {
+                let job = SynthesisJob(utterance: utterance)
+                jobs[itemIndex] = job
+                toStart.append((itemIndex, job))
+            }
+            // Keep a few behind for `previous()` and for late position reports; drop the rest.
+            for key in jobs.keys where key < index - 4 || key > index + settings.lookahead + 4 {
+                if key < index - 4 { jobs[key] = nil }
+            }
+            return jobs[index]
+        }
+        for (_, job) in toStart {
+            let request = ttsUtterance(for: job.utterance, settings: settings)
+            engine.synthesize(request, cancellation: job.cancellation, onChunk: nil) { job.complete($0) }
+        }
+        return job
+    }
+
+    /// Readium's voice rule: the chosen voice speaks the main language (and its own); text marked in
+    /// another language gets a voice for that language; text with no language the fallback's.
+    func ttsUtterance(for utterance: SpeechUtterance, settings: Settings) -> TTSUtterance {
+        let language = utterance.language ?? settings.mainLanguage ?? settings.fallbackLanguage
+        let voiceOrLanguage: TTSUtterance.VoiceOrLanguage
+        if let voice = settings.voice,
+           utterance.language == nil || settings.mainLanguage.map({ $0.baseCode.lowercased() == language.baseCode.lowercased() }) == true
+            || voice.speaks(baseLanguageOf: language) {
+            voiceOrLanguage = .voice(voice)
+        } else {
+            voiceOrLanguage = .language(language)
+        }
+        return TTSUtterance(text: utterance.text, voiceOrLanguage: voiceOrLanguage, rate: settings.speed, pitch: settings.pitch)
+    }
+}

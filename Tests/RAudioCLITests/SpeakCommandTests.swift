@@ -1,0 +1,160 @@
+import Foundation
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+
+/// End-to-end tests of `raudio speak`: the built binary, real eSpeak NG, the real renderer and outputs.
+@Suite struct SpeakCommandTests {
+    static let sampleEPUB = Corpus.projectRoot.appendingPathComponent("samples/lighthouse.epub").path
+    static let sampleFolder = Corpus.projectRoot.appendingPathComponent("samples/lighthouse-epub").path
+
+    static func speak(_ arguments: [String], input: Data? = nil) throws -> (ProcessResult, [JSONObject]) {
+        let result = try ProcessRunner.raudio(["speak"] + arguments, input: input, timeout: 120)
+        let events = try result.outputLines.map(PlayCommandTests.object)
+        return (result, events)
+    }
+
+    static func utterances(_ events: [JSONObject]) -> [JSONObject] { events.filter { $0["type"] == "utterance" } }
+
+    @Test func frenchParagraphInAnEnglishBookIsSpokenByAFrenchVoice() throws {
+        let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let utterances = Self.utterances(events)
+        let french = utterances.filter { $0["language"] == "fr" }
+        let english = utterances.filter { $0["language"]?.stringValue?.hasPrefix("en") == true }
+        #expect(french.count == 2, "\(french)")
+        #expect(french.allSatisfy { $0["voice"] == "fr" })
+        #expect(!english.isEmpty && english.allSatisfy { $0["voice"]?.stringValue?.hasPrefix("en") == true })
+        #expect(events.last?["type"] == "state" && events.last?["state"] == "ended")
+    }
+
+    @Test func voiceOptionFrSpeaksTheMainTextWithTheFrenchVoice() throws {
+        let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null", "--voice", "fr"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let utterances = Self.utterances(events)
+        #expect(utterances.count > 5)
+        #expect(utterances.allSatisfy { $0["voice"] == "fr" }, "\(utterances.map { $0["voice"] ?? .null })")
+    }
+
+    @Test func footnotesAndPageBreaksAreSkippedByDefaultAndSpokenWhenAsked() throws {
+        let (_, skipping) = try Self.speak([Self.sampleEPUB, "--output", "null"])
+        let texts = Self.utterances(skipping).compactMap { $0["text"]?.stringValue }
+        #expect(!texts.contains { $0.contains("Gull Rock") })
+        let (_, all) = try Self.speak([Self.sampleEPUB, "--output", "null", "--skip", ""])
+        #expect(Self.utterances(all).contains { $0["text"]?.stringValue?.contains("Gull Rock") == true })
+    }
+
+    @Test func wordRangesAreWholeWordsInsideTheirUtterance() throws {
+        let (_, events) = try Self.speak([Self.sampleEPUB, "--output", "null"])
+        var current: String?
+        var words: [String] = []
+        for event in events {
+            if event["type"] == "utterance" { current = event["text"]?.stringValue }
+            guard event["type"] == "range", let text = current,
+                  let locator = event["locator"]?.objectValue?["text"]?.objectValue,
+                  let word = locator["highlight"]?.stringValue else { continue }
+            words.append(word)
+            let before = locator["before"]?.stringValue ?? ""
+            let after = locator["after"]?.stringValue ?? ""
+            #expect(text.contains(word), "\(word) not in \(text)")
+            // A whole word: no letter glued on either side.
+            #expect(!(before.last?.isLetter ?? false) && !(after.first?.isLetter ?? false), "\(before)[\(word)]\(after)")
+        }
+        for expected in ["lighthouse", "arrivé", "l'aube", "l'équipage", "était", "C'est", "l'été"] {
+            #expect(words.contains(expected), "no range for \(expected)")
+        }
+    }
+
+    @Test(.enabled(if: EventSchemaValidator.isAvailable, EventSchemaValidator.skipMessage))
+    func everyEventValidatesAgainstTheEventsSchema() throws {
+        let (result, _) = try Self.speak([Self.sampleEPUB, "--output", "null"])
+        #expect(result.outputLines.count > 50)
+        try EventSchemaValidator.validate(result.outputLines)
+    }
+
+    @Test(.enabled(if: ReadiumValidator.isAvailable, ReadiumValidator.skipMessage))
+    func everyLocatorValidatesAgainstTheReadiumSchema() throws {
+        let (result, _) = try Self.speak([Self.sampleEPUB, "--output", "null"])
+        try ReadiumValidator.validate(.locator, result.standardOutput)
+    }
+
+    @Test func restartingFromTheLastStateLocatorResumesAtThatUtterance() throws {
+        let (first, events) = try Self.speak([Self.sampleEPUB, "--output", "null", "--duration", "6"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let last = try #require(events.last)
+        #expect(last["type"] == "state" && last["state"] == "stopped")
+        let locator = try #require(last["locator"])
+        let highlight = try #require(locator.objectValue?["text"]?.objectValue?["highlight"]?.stringValue)
+        #expect(Self.utterances(events).last?["text"]?.stringValue == highlight)
+        let (second, resumed) = try Self.speak([Self.sampleEPUB, "--output", "null", "--from", locator.serialized(), "--duration", "1"])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(Self.utterances(resumed).first?["text"]?.stringValue == highlight)
+    }
+
+    @Test func stdinCommandsMoveByUtteranceAndRefuseSeek() throws {
+        // Commands arrive once the first utterance plays (a second in), quit a second later.
+        let commands = #"sleep 1; printf 'next\nnext\nprevious\nseek 10\n{"command":"voice","value":"fr","id":1}\npitch 1.5\nvoice xx-nope\n'; sleep 1; echo quit"#
+        let raudio = "'\(ProcessRunner.raudioExecutable.path)' speak '\(Self.sampleEPUB)' --output null --realtime"
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "(\(commands)) | \(raudio)"], timeout: 60)
+        let events = try result.outputLines.map(PlayCommandTests.object)
+        #expect(result.status == 0, "\(result.standardError)")
+        let acks = events.filter { $0["type"] == "ack" }.compactMap { $0["command"]?.stringValue }
+        #expect(acks == ["next", "next", "previous", "voice", "pitch", "quit"])
+        let errors = events.filter { $0["type"] == "error" }
+        #expect(errors.contains { $0["code"] == "command-unsupported" })
+        #expect(errors.contains { $0["code"] == "command-bad-value" })
+        // next, next, previous from the first utterance ("Chapter 1."): the second, respoken in French.
+        let last = try #require(Self.utterances(events).last)
+        #expect(last["text"] == "The Storm" && last["voice"] == "fr", "\(last)")
+    }
+
+    @Test(arguments: [
+        (["speak", "/nonexistent.epub", "--output", "null"], Int32(66)),
+        (["speak", Self.sampleEPUB, "--output", "null", "--voice", "frr"], 64),
+        (["speak", Self.sampleEPUB, "--output", "null", "--pitch", "9"], 64),
+        (["speak", Self.sampleEPUB, "--output", "null", "--from", "12"], 64),
+        (["speak", PlayCommandTests.sampleBook, "--output", "null"], 65),
+    ] as [([String], Int32)])
+    func badInputExitsWithTheDocumentedCode(arguments: [String], status: Int32) throws {
+        let result = try ProcessRunner.raudio(arguments, timeout: 60)
+        #expect(result.status == status, "\(result.standardError)")
+        #expect(!result.standardError.isEmpty)
+    }
+
+    @Test func unknownVoiceListsCloseMatches() throws {
+        let result = try ProcessRunner.raudio(["speak", Self.sampleEPUB, "--voice", "frr"], timeout: 60)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("Close matches") && result.standardError.contains("fr"))
+    }
+
+    @Test func bookWithoutTextIsBadData() throws {
+        let folder = try TemporaryDirectory()
+        let copy = try Self.copySample(to: folder)
+        let empty = #"<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body></body></html>"#
+        for chapter in ["chapter-1.xhtml", "chapter-2.xhtml"] {
+            try empty.write(toFile: "\(copy)/EPUB/\(chapter)", atomically: true, encoding: .utf8)
+        }
+        let result = try ProcessRunner.raudio(["speak", copy, "--output", "null"], timeout: 60)
+        #expect(result.status == 65, "\(result.standardError)")
+        let events = try result.outputLines.map(PlayCommandTests.object)
+        #expect(events.contains { $0["type"] == "error" && $0["code"] == "no-text" && $0["fatal"] == true })
+    }
+
+    @Test func malformedChapterIsSkippedWithAWarningAndTheRestIsSpoken() throws {
+        let folder = try TemporaryDirectory()
+        let copy = try Self.copySample(to: folder)
+        try FileManager.default.removeItem(atPath: "\(copy)/EPUB/chapter-1.xhtml")
+        let result = try ProcessRunner.raudio(["speak", copy, "--output", "null"], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let events = try result.outputLines.map(PlayCommandTests.object)
+        #expect(events.contains { $0["type"] == "warning" && $0["href"]?.stringValue?.hasSuffix("chapter-1.xhtml") == true })
+        #expect(Self.utterances(events).contains { $0["text"]?.stringValue?.contains("morning") == true })
+        #expect(events.last?["state"] == "ended")
+    }
+
+    static func copySample(to folder: TemporaryDirectory) throws -> String {
+        let copy = folder.path("book")
+        try FileManager.default.copyItem(atPath: sampleFolder, toPath: copy)
+        return copy
+    }
+}
