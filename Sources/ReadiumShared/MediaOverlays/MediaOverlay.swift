@@ -42,6 +42,9 @@ public struct MediaOverlayPar: Sendable, Hashable {
     public var types: [String]
     /// The enclosing `seq`s, outermost first (the `body` is not one).
     public var ancestors: [MediaOverlaySeq]
+    /// The text of the element the fragment names, with context, once resolved against the content
+    /// document (nil when not resolved or not found).
+    public var text: Locator.Text?
 
     public init(id: String?, textHref: String?, audio: MediaOverlayClip?, types: [String] = [], ancestors: [MediaOverlaySeq] = []) {
         self.id = id
@@ -49,6 +52,7 @@ public struct MediaOverlayPar: Sendable, Hashable {
         self.audio = audio
         self.types = types
         self.ancestors = ancestors
+        self.text = nil
     }
 
     /// The fragment of the text `src` (`para3`), if any.

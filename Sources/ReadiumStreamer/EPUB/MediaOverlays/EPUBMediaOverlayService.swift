@@ -15,6 +15,8 @@ public final class EPUBMediaOverlayService: MediaOverlayService {
     let log = WarningLog()
     private let parsed = Mutex<[String: Result<[MediaOverlayPar], MediaOverlayError>]>([:])
 
+    private let documentTexts = Mutex<[String: XHTMLFragmentTexts?]>([:])
+
     public init(publication: Publication) {
         readingOrder = publication.readingOrder
         container = publication.container
@@ -43,7 +45,7 @@ public final class EPUBMediaOverlayService: MediaOverlayService {
             guard let path = par.textPath else { return users == 1 }
             return ((try? Href(path).path) ?? path) == documentPath
         }
-        return MediaOverlay(smilHref: smilHref, documentHref: document, pars: own)
+        return MediaOverlay(smilHref: smilHref, documentHref: document, pars: resolvingTexts(of: own, in: document, smilHref: smilHref))
     }
 
     /// Every `par` of the SMIL file at `smilHref`, parsed once.
@@ -70,6 +72,39 @@ extension EPUBMediaOverlayService {
         let (pars, warnings) = try SMILParser.parse(data, href: smilHref)
         for warning in warnings { log.append(warning) }
         return pars
+    }
+}
+
+extension EPUBMediaOverlayService {
+    /// `pars` with the text of their fragment read from the content document at `document`; a
+    /// fragment that names no element is warned about (once per document).
+    func resolvingTexts(of pars: [MediaOverlayPar], in document: String, smilHref: String) -> [MediaOverlayPar] {
+        let texts = documentTexts.withLock { cache -> XHTMLFragmentTexts? in
+            if let cached = cache[document] { return cached }
+            let texts: XHTMLFragmentTexts?
+            do {
+                let data = try container.resource(at: document).read()
+                let parsed = try XMLDocument(data: data, href: document, mode: .recovering)
+                texts = XHTMLFragmentTexts(document: parsed)
+            } catch {
+                log.append(ParsingWarning(source: document, path: "", message: "narrated by \(smilHref) but cannot be read (\(error)); its text locators have no text"))
+                texts = nil
+            }
+            cache[document] = .some(texts)
+            return texts
+        }
+        guard let texts else { return pars }
+        return pars.map { par in
+            var par = par
+            if let fragment = par.textFragment {
+                if let text = texts.text(ofElementWithID: fragment) {
+                    par.text = text
+                } else {
+                    log.append(ParsingWarning(source: smilHref, path: par.id.map { "par[@id='\($0)']" } ?? "par", message: "text src \(par.textHref ?? "") names no element of \(document)"))
+                }
+            }
+            return par
+        }
     }
 }
 
