@@ -49,6 +49,8 @@ struct AudioNavigatorController: PlaybackController {
         case .volume(let value): await navigator.setVolume(value)
         case .voice, .pitch:
             throw .unsupported(command, "an audiobook has no voice to change; voice and pitch are commands of raudio speak")
+        case .escape:
+            throw .unsupported(command, "escape leaves a table, list or note of a book with media overlays")
         case .stop, .quit, .status:
             break
         }

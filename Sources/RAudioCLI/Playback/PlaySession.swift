@@ -8,6 +8,7 @@ import ReadiumShared
 struct PlaySession {
     let path: String
     let options: PlaybackOptions
+    var narration = NarrationOptions()
     let writer = EventWriter()
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
@@ -36,6 +37,9 @@ struct PlaySession {
             return failure.status
         }
         let components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
+        if publication.mediaOverlays != nil || (narration.forceTTS && publication.mediaType == .epub) {
+            return try await playNarration(of: publication, components: components)
+        }
         let navigator: AudioNavigator
         do {
             navigator = try AudioNavigator(publication: publication, components: components, configuration: configuration)
@@ -50,6 +54,47 @@ struct PlaySession {
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
             await applyStartPosition(to: navigator)
+        }
+        await navigator.close()
+        return status
+    }
+
+    /// A narrated EPUB: its media overlays through a `MediaOverlayNavigator`.
+    private func playNarration(of publication: Publication, components: AudioComponents) async throws(StandardStreams.ReaderGone) -> ExitStatus {
+        var engine: ESpeakEngine?
+        if !narration.noTTS {
+            let loaded = VoicePresets.load()
+            for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+            do {
+                engine = try ESpeakEngine(presets: loaded.presets)
+            } catch {
+                try writer.report("warning", code: error.code.rawValue, message: "text-to-speech is unavailable (\(error.message)); only recorded narration plays", fatal: false)
+            }
+        }
+        let navigator: MediaOverlayNavigator
+        do {
+            navigator = try MediaOverlayNavigator(publication: publication, components: components, engine: engine,
+                                                  planOptions: narration.planOptions, configuration: configuration)
+        } catch let error as AudioNavigatorError {
+            try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
+            return .badData
+        } catch {
+            try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
+            return .internalError
+        }
+        let controller = NarrationController(navigator: navigator)
+        let opened = PlayerEvent.opened(publication, duration: nil)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
+            guard let from = options.from else { return nil }
+            guard case .locatorJSON(let text) = from else { return "--from: a narrated book starts from a locator (JSON), not a time or percentage" }
+            do {
+                try await navigator.go(to: Locator(jsonString: text, source: "--from"))
+            } catch let error as Locator.ParseError {
+                return "--from: \(error.message)"
+            } catch {
+                return "--from: \(error)"
+            }
+            return nil
         }
         await navigator.close()
         return status

@@ -39,6 +39,11 @@ enum PlayerEvent {
         event("utterance", ["text": .string(text), "language": .string(language), "voice": .string(voice), "locator": locator.json])
     }
 
+    /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
+    static func narration(text: String, locator: Locator) -> JSONValue {
+        event("utterance", ["text": .string(text), "narration": .bool(true), "locator": locator.json])
+    }
+
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
     static func range(_ locator: Locator) -> JSONValue {
         event("range", ["locator": locator.json])

@@ -39,12 +39,23 @@ struct SessionLoop {
         }
     }
 
-    private mutating func handle(_ event: SessionEvent) throws(StandardStreams.ReaderGone) -> ExitStatus? {
+    private mutating func handle(_ event: SessionEvent, audioLocator: Locator? = nil) throws(StandardStreams.ReaderGone) -> ExitStatus? {
+        /// Media overlays: positioned events also say where in the narration's audio.
+        func withAudio(_ json: JSONValue) -> JSONValue {
+            guard let audioLocator, case .object(var fields) = json else { return json }
+            fields["audioLocator"] = audioLocator.json
+            return .object(fields)
+        }
         switch event {
+        case .withAudioLocator(let inner, let audio):
+            return try handle(inner, audioLocator: audio)
+        case .narration(let text, let locator):
+            lastLocator = locator
+            try writer.write(withAudio(PlayerEvent.narration(text: text, locator: locator)))
         case .stateChanged(let state, let locator):
             lastLocator = locator
             lastState = state
-            try writer.write(PlayerEvent.state(state, locator: locator))
+            try writer.write(withAudio(PlayerEvent.state(state, locator: locator)))
             switch state.name {
             case "failed":
                 return fatalStatus ?? .badData
@@ -55,7 +66,7 @@ struct SessionLoop {
             }
         case .position(let locator):
             lastLocator = locator
-            try writer.write(PlayerEvent.position(locator))
+            try writer.write(withAudio(PlayerEvent.position(locator)))
         case .track(let index, let link, let locator):
             lastLocator = locator
             try writer.write(PlayerEvent.track(index: index, link: link, locator: locator))

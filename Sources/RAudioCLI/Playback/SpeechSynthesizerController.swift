@@ -63,6 +63,8 @@ struct SpeechSynthesizerController: PlaybackController {
             } catch {
                 throw CommandRefusal(code: "command-bad-value", message: "voice \(text): \(error.message)")
             }
+        case .escape:
+            throw .unsupported(command, "escape leaves a table, list or note of a book with media overlays")
         case .stop, .quit, .status:
             break
         }

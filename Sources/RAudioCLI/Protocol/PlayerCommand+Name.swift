@@ -3,7 +3,7 @@ import Foundation
 extension PlayerCommand {
     /// The word of each command and the kind of value it takes: the parser's table.
     public enum Name: String, Sendable, CaseIterable {
-        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape
 
         /// The value a command takes after its word (or in its JSON keys).
         enum Argument {
@@ -21,7 +21,7 @@ extension PlayerCommand {
 
         var argument: Argument {
             switch self {
-            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status: .none
+            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape: .none
             case .seek: .seekTarget
             case .go: .locator
             case .speed: .number(0.5...3.0, example: "1.5")
@@ -44,6 +44,7 @@ extension PlayerCommand {
             case (.next, _): .next
             case (.previous, _): .previous
             case (.status, _): .status
+            case (.escape, _): .escape
             case (.seek, .seekTarget(let target)): .seek(target)
             case (.go, .locator(let json)): .go(locatorJSON: json)
             case (.speed, .number(let value)): .speed(value)

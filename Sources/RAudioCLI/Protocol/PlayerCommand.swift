@@ -33,6 +33,8 @@ public enum PlayerCommand: Sendable, Hashable {
     case voice(String)
     /// Text-to-speech: pitch multiplier, 0.5 to 2.0 (1 = the voice's own).
     case pitch(Double)
+    /// Media overlays: leaves the table, list or note being read.
+    case escape
 
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
@@ -56,6 +58,7 @@ public enum PlayerCommand: Sendable, Hashable {
         case .status: .status
         case .voice: .voice
         case .pitch: .pitch
+        case .escape: .escape
         }
     }
 }

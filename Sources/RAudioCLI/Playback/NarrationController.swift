@@ -1,0 +1,63 @@
+import ReadiumNavigator
+import ReadiumShared
+
+/// `raudio play`'s controller for a book with media overlays: a `MediaOverlayNavigator` behind
+/// `PlaybackController`.
+///
+/// `next`/`previous` (and `forward`/`back`) move by `par`; `escape` leaves the current table, list or
+/// note; `seek` by time is refused (a narration is navigated by its text: use `go`).
+struct NarrationController: PlaybackController {
+    let navigator: MediaOverlayNavigator
+    let events: AsyncStream<SessionEvent>
+
+    init(navigator: MediaOverlayNavigator) {
+        self.navigator = navigator
+        events = navigator.events.mapped { event in
+            switch event {
+            case .stateChanged(let state, let locator, let audio): .withAudioLocator(.stateChanged(state, locator), audioLocator: audio)
+            case .position(let locator, let audio): .withAudioLocator(.position(locator), audioLocator: audio)
+            case .utterance(let item, let locator, let audio):
+                .withAudioLocator(.narration(text: item.spokenText ?? locator.text.highlight ?? "", locator: locator), audioLocator: audio)
+            case .warning(let issue): .warning(issue)
+            case .error(let issue): .error(issue)
+            }
+        }
+    }
+
+    func play() async { await navigator.play() }
+    func stop() async { await navigator.stop() }
+    func close() async { await navigator.close() }
+
+    func status() async -> (state: PlaybackState, locator: Locator?) {
+        (await navigator.state, await navigator.currentLocation)
+    }
+
+    func perform(_ command: PlayerCommand) async throws(CommandRefusal) {
+        switch command {
+        case .play: await navigator.play()
+        case .pause: await navigator.pause()
+        case .toggle: await navigator.playPause()
+        case .next, .forward: await navigator.goForward()
+        case .previous, .back: await navigator.goBackward()
+        case .escape:
+            guard await navigator.escape() else {
+                throw CommandRefusal(code: "command-unsupported", message: "escape: the text being read is not in a table, list, note or other escapable structure")
+            }
+        case .seek:
+            throw .unsupported(command, "a narration moves by its text; use next, previous, escape or go <locator>")
+        case .go(let data):
+            do {
+                let locator = try Locator(jsonString: String(decoding: data, as: UTF8.self), source: "go")
+                try await navigator.go(to: locator)
+            } catch {
+                throw CommandRefusal(code: "command-bad-value", message: "go: \(error)")
+            }
+        case .speed(let value): await navigator.setSpeed(value)
+        case .volume(let value): await navigator.setVolume(value)
+        case .voice, .pitch:
+            throw .unsupported(command, "the narration is a recording; voice and pitch are commands of raudio speak")
+        case .stop, .quit, .status:
+            break
+        }
+    }
+}

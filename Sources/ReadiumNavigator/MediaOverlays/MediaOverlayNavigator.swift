@@ -1,0 +1,153 @@
+import Foundation
+import ReadiumShared
+
+/// Plays the narration of an EPUB with media overlays: each `par`'s audio clip in reading order,
+/// gaplessly, with text-to-speech where there is no audio, reporting the text and audio locators.
+///
+/// The same machinery as `AudioNavigator` (the shared `PlaybackStateMachine`, an `AudioRenderer`
+/// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s. An actor: commands
+/// become state-machine events; the renderer's reports come back in order and become `events`.
+public actor MediaOverlayNavigator {
+    public nonisolated let events: AsyncStream<MediaOverlayNavigatorEvent>
+    public nonisolated let plan: NarrationPlan
+
+    let configuration: AudioNavigatorConfiguration
+    var machine: PlaybackStateMachine<NarrationTarget>
+    let renderer: AudioRenderer
+    let continuation: AsyncStream<MediaOverlayNavigatorEvent>.Continuation
+
+    var heardItem = 0
+    var heardSeconds = 0.0
+    var generation: UInt64 = 0
+    var pendingIssue: NavigatorIssue?
+    var lastAnnounced: Int?
+    var lastPositionEvent: (item: Int, seconds: Double)?
+    var openedAny = false
+    /// Audio files found missing: their `par`s are read with text-to-speech and have no audio position.
+    var missingAudio: Set<String> = []
+    var isClosed = false
+    var isRendererFinished = false
+    var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Throws `.noAudio` when the plan is empty (nothing narrated and nothing to speak).
+    /// `engine` reads items without audio; nil leaves them out with a warning.
+    public init(publication: Publication, components: AudioComponents, engine: (any TTSEngine)?,
+                planOptions: NarrationPlan.Options = .init(), configuration: AudioNavigatorConfiguration = .init()) throws {
+        if let protection = publication.protection {
+            throw AudioNavigatorError(.protected, message: "\(publication.title) is protected by \(protection == .lcp ? "LCP" : "a DRM"), which raudio cannot decrypt")
+        }
+        let plan = NarrationPlan(publication: publication, options: planOptions)
+        guard !plan.items.isEmpty else {
+            throw AudioNavigatorError(.noAudio, message: "\(publication.title) has nothing to narrate (no media overlay, and no text to read aloud)")
+        }
+        self.plan = plan
+        self.configuration = configuration
+        machine = PlaybackStateMachine(start: NarrationTarget(item: 0))
+        let (stream, continuation) = AsyncStream.makeStream(of: MediaOverlayNavigatorEvent.self)
+        events = stream
+        self.continuation = continuation
+        for warning in plan.warnings { continuation.yield(.warning(warning)) }
+        let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
+        let source = NarrationRenderSource(plan: plan, publication: publication, decoderFactory: components.decoderFactory,
+                                           engine: engine, onIssue: { issues.continuation.yield($0) })
+        renderer = AudioRenderer(source: source, components: components,
+                                 speed: SpeedProcessorLimits.clamp(configuration.speed), volume: configuration.volume)
+        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
+        let reports = renderer.reports
+        // Source issues and render reports are merged into one ordered stream, so a fallback warning
+        // comes before the positions of the item it concerns.
+        let merged = AsyncStream.makeStream(of: Input.self)
+        Task {
+            for await issue in issues.stream { merged.continuation.yield(.issue(issue)) }
+        }
+        Task {
+            for await report in reports { merged.continuation.yield(.report(report)) }
+            issues.continuation.finish()
+            merged.continuation.finish()
+        }
+        Task { [weak self] in
+            for await input in merged.stream {
+                guard let self else { return }
+                await self.receive(input)
+            }
+        }
+    }
+
+    enum Input: Sendable {
+        case report(RenderReport)
+        case issue(NavigatorIssue)
+    }
+
+    // MARK: Reading
+
+    /// The text being read (or where playback will start).
+    public var currentLocation: Locator { plan.items[heardItem].locator }
+
+    /// Where in the narration's audio; nil for text-to-speech items.
+    public var currentAudioLocation: Locator? {
+        let item = plan.items[heardItem]
+        if let clip = item.clip, missingAudio.contains(clip.href) { return nil }
+        return item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
+    }
+
+    public var state: PlaybackState { machine.state }
+
+    /// The index in `plan.items` being heard.
+    public var currentItem: Int { heardItem }
+
+    // MARK: Commands
+
+    public func play() { handle(.play) }
+    public func pause() { handle(.pause) }
+    public func playPause() { handle(.toggle) }
+    public func stop() { handle(.stop) }
+
+    /// The next item (`par`); nothing at the last one.
+    public func goForward() {
+        guard heardItem + 1 < plan.items.count else { return }
+        handle(.seek(NarrationTarget(item: heardItem + 1)))
+    }
+
+    /// The start of the previous item (the first one's start at the first).
+    public func goBackward() {
+        handle(.seek(NarrationTarget(item: max(heardItem - 1, 0))))
+    }
+
+    /// Leaves the table, list, note or other escapable structure being read; false when the current
+    /// item is in none.
+    @discardableResult
+    public func escape() -> Bool {
+        guard let next = plan.indexAfterEscaping(from: heardItem) else { return false }
+        // Escaping the last structure of the book ends the narration.
+        if next >= plan.items.count { handle(.stop) } else { handle(.seek(NarrationTarget(item: next))) }
+        return true
+    }
+
+    /// Goes to the item covering `locator` (a text locator with a fragment, cssSelector or
+    /// progression, or an audio locator with `t=`). Throws for an href the narration does not cover.
+    public func go(to locator: Locator) throws(AudioNavigatorError) {
+        guard let index = plan.itemIndex(for: locator) else {
+            throw AudioNavigatorError(.unknownHref, message: "\(locator.href) is not narrated in this publication")
+        }
+        var seconds = 0.0
+        if let time = locator.locations.time?.begin, let clip = plan.items[index].clip, NarrationPlan.split(locator.href).path == clip.href {
+            seconds = max(time - clip.begin, 0)
+        }
+        handle(.seek(NarrationTarget(item: index, seconds: seconds)))
+    }
+
+    public func setSpeed(_ speed: Double) { renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }
+    public func setVolume(_ volume: Double) { renderer.setVolume(min(max(volume.isNaN ? 1 : volume, 0), 1)) }
+
+    /// Stops the render thread and releases the output (a WAV file is complete when this returns).
+    public func close() async {
+        if !isClosed {
+            isClosed = true
+            renderer.shutdown()
+        }
+        if !isRendererFinished {
+            await withCheckedContinuation { finishWaiters.append($0) }
+        }
+        continuation.finish()
+    }
+}

@@ -1,0 +1,138 @@
+import ReadiumShared
+
+/// Every `NarrationItem` of a publication, in reading order: the `par`s of each media overlay, and
+/// for content documents without one, their text passages for text-to-speech.
+///
+/// Built once (parses every SMIL file and the narrated content documents; a few milliseconds per
+/// chapter). Pure value once built; `warnings` says what was skipped and why.
+public struct NarrationPlan: Sendable {
+    /// How the plan is made.
+    public struct Options: Sendable, Hashable {
+        /// Read documents without an overlay with text-to-speech (`--no-tts` clears it).
+        public var speakDocumentsWithoutNarration = true
+        /// Ignore the overlays and read everything with text-to-speech (`--tts`).
+        public var forceTextToSpeech = false
+        /// `epub:type`s (on a `par` or an enclosing `seq`) and content roles whose items are left out
+        /// (`pagebreak`, `note`, `sidebar`...).
+        public var skippedTypes: Set<String> = []
+
+        public init(speakDocumentsWithoutNarration: Bool = true, forceTextToSpeech: Bool = false, skippedTypes: Set<String> = []) {
+            self.speakDocumentsWithoutNarration = speakDocumentsWithoutNarration
+            self.forceTextToSpeech = forceTextToSpeech
+            self.skippedTypes = skippedTypes
+        }
+    }
+
+    public private(set) var items: [NarrationItem] = []
+    public private(set) var warnings: [NavigatorIssue] = []
+
+    /// The `seq` types `escape` leaves (EPUB 3 Media Overlays' escapable structures).
+    public static let escapableTypes: Set<String> = ["table", "table-row", "table-cell", "list", "list-item", "figure", "aside", "note", "footnote", "endnote", "rearnote", "sidebar"]
+
+    public init(publication: Publication, options: Options = Options()) {
+        let service = options.forceTextToSpeech ? nil : publication.mediaOverlays
+        for (index, link) in publication.readingOrder.enumerated() {
+            if let service, service.hasMediaOverlay(at: index) {
+                do {
+                    if let overlay = try service.mediaOverlay(at: index) {
+                        appendNarration(overlay, index: index, link: link, options: options)
+                        continue
+                    }
+                } catch {
+                    warnings.append(NavigatorIssue(code: error.code.rawValue, message: error.description + "; read with text-to-speech instead",
+                                                   href: error.href, fatal: false))
+                }
+            }
+            if options.speakDocumentsWithoutNarration || options.forceTextToSpeech {
+                appendSpeech(of: publication, index: index, link: link, options: options)
+            }
+        }
+        if let service {
+            for warning in service.warnings {
+                warnings.append(NavigatorIssue(code: "smil-repaired", message: warning.description, href: warning.source, fatal: false))
+            }
+        }
+        let count = Double(max(items.count, 1))
+        for position in items.indices {
+            items[position].locator.locations.totalProgression = Double(position) / count
+        }
+    }
+
+    private mutating func appendNarration(_ overlay: MediaOverlay, index: Int, link: Link, options: Options) {
+        let type = link.type ?? MediaType.xhtml.string
+        let pars = overlay.pars.filter { options.skippedTypes.isDisjoint(with: $0.allTypes) }
+        for (position, par) in pars.enumerated() {
+            var locations = Locator.Locations(progression: Double(position) / Double(max(pars.count, 1)))
+            if let fragment = par.textFragment {
+                locations.fragments = [fragment]
+                locations.otherLocations["cssSelector"] = .string("#" + fragment)
+            }
+            let locator = Locator(href: par.textHref ?? overlay.documentHref, type: type, title: link.title,
+                                  locations: locations, text: par.text ?? Locator.Text())
+            items.append(NarrationItem(readingOrderIndex: index, par: par, locator: locator, spokenText: par.text?.highlight, language: nil))
+        }
+    }
+
+    private mutating func appendSpeech(of publication: Publication, index: Int, link: Link, options: Options) {
+        let href = link.hrefWithoutFragment
+        guard let mediaType = link.mediaType, mediaType.matches(.xhtml) || mediaType.matches(.html) else { return }
+        do {
+            let iterator = try publication.content(from: Locator(href: href, type: mediaType.string)).iterator()
+            while let element = try iterator.next() {
+                guard element.locator.href == href else { break }
+                guard !options.skippedTypes.contains(element.role.name),
+                      let text = element.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+                var locator = element.locator
+                if locator.text.highlight == nil { locator.text.highlight = text }
+                let language = (element as? TextContentElement)?.segments.first?.language
+                items.append(NarrationItem(readingOrderIndex: index, par: nil, locator: locator, spokenText: text, language: language))
+            }
+        } catch {
+            warnings.append(NavigatorIssue(code: error.code.rawValue, message: "\(href): \(error.message)", href: href, fatal: false))
+        }
+    }
+}
+
+extension NarrationPlan {
+    /// The item a locator designates: the `par` whose text fragment (or `cssSelector` `#id`) it names,
+    /// the `par` whose clip covers its `t=` time when it points at an audio file, else the first item
+    /// of its document at or after its `progression`. Nil when the href is not narrated.
+    public func itemIndex(for locator: Locator) -> Int? {
+        let (path, hrefFragment) = Self.split(locator.href)
+        let fragment = hrefFragment ?? locator.locations.cssSelector.flatMap { $0.hasPrefix("#") ? String($0.dropFirst()) : nil }
+            ?? locator.locations.fragments.first { !$0.contains("=") }
+        if let time = locator.locations.time {
+            if let index = items.firstIndex(where: { item in
+                guard let clip = item.clip, Self.split(clip.href).path == path else { return false }
+                let start = time.begin ?? 0
+                return start >= clip.begin && start < (clip.end ?? .infinity)
+            }) { return index }
+        }
+        let inDocument = items.indices.filter { Self.split(items[$0].locator.href).path == path }
+        if let fragment, let index = inDocument.first(where: { items[$0].par?.textFragment == fragment }) { return index }
+        guard let first = inDocument.first else { return nil }
+        if let progression = locator.locations.progression {
+            return inDocument.first { (items[$0].locator.locations.progression ?? 0) >= progression } ?? inDocument.last
+        }
+        return first
+    }
+
+    /// The first item after `index` outside the escapable `seq` that item `index` is in (the
+    /// innermost one); nil when it is in none.
+    public func indexAfterEscaping(from index: Int) -> Int? {
+        guard items.indices.contains(index), let par = items[index].par,
+              let seq = par.ancestors.last(where: { !Self.escapableTypes.isDisjoint(with: $0.types) }) else { return nil }
+        let readingOrderIndex = items[index].readingOrderIndex
+        var next = index + 1
+        while next < items.count, items[next].readingOrderIndex == readingOrderIndex,
+              items[next].par?.ancestors.contains(where: { $0.index == seq.index }) == true {
+            next += 1
+        }
+        return next
+    }
+
+    static func split(_ href: String) -> (path: String, fragment: String?) {
+        let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        return (String(parts[0]), parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil)
+    }
+}
