@@ -12,12 +12,13 @@ struct NarrationController: PlaybackController {
 
     init(navigator: MediaOverlayNavigator) {
         self.navigator = navigator
+        let defaultLanguage = navigator.plan.defaultLanguage?.code
         events = navigator.events.mapped { event in
             switch event {
             case .stateChanged(let state, let locator, let audio): .withAudioLocator(.stateChanged(state, locator), audioLocator: audio)
             case .position(let locator, let audio): .withAudioLocator(.position(locator), audioLocator: audio)
             case .utterance(let item, let locator, let audio):
-                .withAudioLocator(.narration(text: item.spokenText ?? locator.text.highlight ?? "", locator: locator), audioLocator: audio)
+                .withAudioLocator(.narration(text: item.spokenText ?? locator.text.highlight ?? "", language: item.language?.code ?? defaultLanguage, locator: locator), audioLocator: audio)
             case .warning(let issue): .warning(issue)
             case .error(let issue): .error(issue)
             }

@@ -37,7 +37,7 @@ enum SessionEvent: Sendable {
     case utterance(text: String, language: String, voice: String, locator: Locator)
     case range(Locator)
     /// Media overlays: a narrated item starts (an `utterance` event with `"narration": true`).
-    case narration(text: String, locator: Locator)
+    case narration(text: String, language: String?, locator: Locator)
     /// `event` with the position in the narration's audio, printed as its `audioLocator`.
     indirect case withAudioLocator(SessionEvent, audioLocator: Locator?)
     case warning(NavigatorIssue)

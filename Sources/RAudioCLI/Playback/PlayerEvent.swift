@@ -40,8 +40,10 @@ enum PlayerEvent {
     }
 
     /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
-    static func narration(text: String, locator: Locator) -> JSONValue {
-        event("utterance", ["text": .string(text), "narration": .bool(true), "locator": locator.json])
+    static func narration(text: String, language: String?, locator: Locator) -> JSONValue {
+        var fields: JSONObject = ["text": .string(text), "narration": .bool(true), "locator": locator.json]
+        if let language { fields["language"] = .string(language) }
+        return event("utterance", fields)
     }
 
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.

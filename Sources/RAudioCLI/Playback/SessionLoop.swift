@@ -49,9 +49,9 @@ struct SessionLoop {
         switch event {
         case .withAudioLocator(let inner, let audio):
             return try handle(inner, audioLocator: audio)
-        case .narration(let text, let locator):
+        case .narration(let text, let language, let locator):
             lastLocator = locator
-            try writer.write(withAudio(PlayerEvent.narration(text: text, locator: locator)))
+            try writer.write(withAudio(PlayerEvent.narration(text: text, language: language, locator: locator)))
         case .stateChanged(let state, let locator):
             lastLocator = locator
             lastState = state

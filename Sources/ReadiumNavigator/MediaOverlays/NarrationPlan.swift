@@ -25,11 +25,14 @@ public struct NarrationPlan: Sendable {
 
     public private(set) var items: [NarrationItem] = []
     public private(set) var warnings: [NavigatorIssue] = []
+    /// The publication's first language, for items that declare none.
+    public let defaultLanguage: Language?
 
     /// The `seq` types `escape` leaves (EPUB 3 Media Overlays' escapable structures).
     public static let escapableTypes: Set<String> = ["table", "table-row", "table-cell", "list", "list-item", "figure", "aside", "note", "footnote", "endnote", "rearnote", "sidebar"]
 
     public init(publication: Publication, options: Options = Options()) {
+        defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
         let service = options.forceTextToSpeech ? nil : publication.mediaOverlays
         for (index, link) in publication.readingOrder.enumerated() {
             if let service, service.hasMediaOverlay(at: index) {
