@@ -28,8 +28,12 @@ public struct NarrationPlan: Sendable {
     /// The publication's first language, for items that declare none.
     public let defaultLanguage: Language?
 
-    /// The `seq` types `escape` leaves (EPUB 3 Media Overlays' escapable structures).
-    public static let escapableTypes: Set<String> = ["table", "table-row", "table-cell", "list", "list-item", "figure", "aside", "note", "footnote", "endnote", "rearnote", "sidebar"]
+    /// The `seq` types `escape` leaves: EPUB 3 Media Overlays' escapable structures (tables, lists,
+    /// figures, asides, notes) and the sections Readium treats likewise (glossary, sidebar...).
+    public static let escapableTypes: Set<String> = [
+        "table", "table-row", "table-cell", "list", "list-item", "figure", "aside", "sidebar", "note", "footnote",
+        "endnote", "rearnote", "footnotes", "endnotes", "rearnotes", "glossary", "annotation", "marginalia", "practice", "help",
+    ]
 
     public init(publication: Publication, options: Options = Options()) {
         defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
