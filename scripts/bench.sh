@@ -55,7 +55,8 @@ section_begin() {
 # row FIGURE TARGET MEASURED VERDICT COMMAND
 row() {
     local command="${5//|/\\|}"
-    printf '| %s | %s | %s | %s | `%s` |\n' "$1" "$2" "$3" "$4" "$command" >>"$current_rows"
+    [[ -n "$command" ]] && command="\`$command\`" || command="-"
+    printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$command" >>"$current_rows"
     say "$1: $3 -> $4"
 }
 
@@ -94,6 +95,9 @@ stats() {
 
 # calc EXPRESSION: evaluates an arithmetic expression with awk, printed with %.4g.
 calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+# of_target VALUE TARGET: the share of an upper-bound target used, as "0.42x target".
+of_target() { awk -v v="$1" -v t="$2" 'BEGIN { printf "%.2fx target", v / t }'; }
 
 # at_most VALUE LIMIT: prints "met" or "not met".
 at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "met" : "not met" }'; }
@@ -282,10 +286,10 @@ bench_epub() {
         read -r median low high < <(stats "${walls[@]}")
         row "$iterate_figure" "$iterate_target" \
             "$(calc "$median") ms ($(calc "$low")-$(calc "$high") ms, $RUNS runs; $(json_get "$last" elements) elements, $(json_get "$last" utterances) utterances; open $(calc "$(json_get "$last" openMs)") ms, iterate $(calc "$(json_get "$last" iterateMs)") ms, tokenize $(calc "$(json_get "$last" tokenizeMs)") ms in the last run)" \
-            "$(calc "$median / 1000") of target: $(at_most "$median" 1000)" "$iterate_command"
+            "$(of_target "$median" 1000): $(at_most "$median" 1000)" "$iterate_command"
         read -r median low high < <(stats "${rsses[@]}")
         row "$rss_figure" "$rss_target" "$median MB ($low-$high MB)" \
-            "$(calc "$median / 100") of target: $(at_most "$median" 100)" "$iterate_command"
+            "$(of_target "$median" 100): $(at_most "$median" 100)" "$iterate_command"
     fi
 
     if "$BENCH" epub-first-element "$MOBY_DICK" --repeat 50 --href "$MOBY_DICK_LAST_CHAPTER" \
@@ -294,7 +298,7 @@ bench_epub() {
         median=$(json_get "$file" ms.median)
         row "$first_figure ($(json_get "$file" href), progression $(json_get "$file" progression))" "$first_target" \
             "$(calc "$median") ms ($(calc "$(json_get "$file" ms.min)")-$(calc "$(json_get "$file" ms.max)") ms, $(json_get "$file" ms.count) repetitions)" \
-            "$(calc "$median / 30") of target: $(at_most "$median" 30)" "$first_command"
+            "$(of_target "$median" 30): $(at_most "$median" 30)" "$first_command"
     else
         not_measured "$first_figure" "$first_target" "raudio-bench epub-first-element failed: $(tail -1 "$LOGS/epub-first-element.err")" "$first_command"
     fi
@@ -374,7 +378,7 @@ bench_audio_pulse_cpu() {
     read -r their_median their_low their_high < <(stats "${theirs[@]}")
     row "$figure" "$target" \
         "raudio $our_median ($our_low-$our_high), mpg123 -o pulse $their_median ($their_low-$their_high), $runs runs each" \
-        "$(calc "$our_median / 0.005") of target, $(calc "$our_median / $their_median")x mpg123: $(at_most "$our_median" 0.005)" "$command"
+        "$(of_target "$our_median" 0.005), $(calc "$our_median / $their_median")x mpg123: $(at_most "$our_median" 0.005)" "$command"
 }
 
 bench_audio_long_book_rss() {
@@ -400,7 +404,7 @@ bench_audio_long_book_rss() {
     # "No growth": within 1 MB, the allocator's own noise between two runs.
     verdict=$(awk -v l="$last" -v g="$growth" 'BEGIN { print (l <= 40 && g <= 1) ? "met" : "not met" }')
     row "$figure" "$target" "$last MB after 10 h, $first MB after 1 h (growth $growth MB)" \
-        "$(calc "$last / 40") of target: $verdict" "$command"
+        "$(of_target "$last" 40): $verdict" "$command"
 }
 
 bench_seek_latency() {
@@ -417,8 +421,8 @@ bench_seek_latency() {
     exact=$(json_get "$file" sampleExact)
     verdict=$(awk -v m="$median" -v e="$exact" 'BEGIN { print (m <= 5 && e == "true") ? "met" : "not met" }')
     row "$figure" "$target" \
-        "$(calc "$median") ms ($(calc "$(json_get "$file" ms.min)")-$(calc "$(json_get "$file" ms.max)") ms); exact at $(( $(json_get "$file" exactChecked) - $(json_get "$file" exactMismatches) ))/$(json_get "$file" exactChecked) checked frames; open $(calc "$(json_get "$file" openMs)") ms + frame index $(calc "$(json_get "$file" indexMs)") ms" \
-        "$(calc "$median / 5") of target: $verdict" "$command"
+        "$(calc "$median") ms ($(calc "$(json_get "$file" ms.min)")-$(calc "$(json_get "$file" ms.max)") ms); exact at $(( $(json_get "$file" exactChecked) - $(json_get "$file" exactMismatches) ))/$(json_get "$file" exactChecked) checked frames; opening took $(calc "$(json_get "$file" openMs)") ms$(awk -v i="$(json_get "$file" indexMs)" 'BEGIN { if (i >= 0.01) printf " + %.4g ms for the frame index (background)", i }')" \
+        "$(of_target "$median" 5): $verdict" "$command"
 }
 
 bench_audio() {
@@ -493,7 +497,7 @@ bench_audio() {
             local median
             median=$(json_get "$LOGS/first-buffer.json" ms.median)
             row "$first_figure" "≤ 100 ms" "$(calc "$median") ms ($(calc "$(json_get "$LOGS/first-buffer.json" ms.min)")-$(calc "$(json_get "$LOGS/first-buffer.json" ms.max)") ms)" \
-                "$(calc "$median / 100") of target: $(at_most "$median" 100)" "$first_command"
+                "$(of_target "$median" 100): $(at_most "$median" 100)" "$first_command"
         elif (( status == 2 )); then
             not_measured "$first_figure" "≤ 100 ms" "$(json_get "$LOGS/first-buffer.json" reason)" "$first_command"
         else
@@ -533,10 +537,10 @@ write_report() {
         printf 'each against its target and, where the issue names one, against the reference tool in the same run. '
         printf 'The machine is shared and noisy (runs vary by 10-20 %%): read the medians, the ranges and the ratios, not single figures. '
         printf '"met" and "not met" compare the median with the target; "not measured" says why.\n\n'
-        printf '- Date: %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-        printf '- Machine: %s cores (`nproc`), %s, %s\n' "$(nproc)" "${cpu:-unknown CPU}" "$(uname -sr)"
-        printf '- Build: release, commit %s%s\n' "${commit:-unknown}" "${swift_version:+, $swift_version}"
-        printf '- Whole-process repetitions: %s; raw outputs in `build/bench/logs/` (ignored)\n\n' "$RUNS"
+        printf -- '- Date: %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+        printf -- '- Machine: %s cores (`nproc`), %s, %s\n' "$(nproc)" "${cpu:-unknown CPU}" "$(uname -sr)"
+        printf -- '- Build: release, commit %s%s\n' "${commit:-unknown}" "${swift_version:+, $swift_version}"
+        printf -- '- Whole-process repetitions: %s; raw outputs in `build/bench/logs/` (ignored)\n\n' "$RUNS"
         local file
         for file in "${SECTION_FILES[@]}"; do
             cat "$file"
