@@ -3,7 +3,7 @@
 #
 #   - `raudio play` exists and a PulseAudio server answers (`pactl info`): plays the book aloud;
 #   - `raudio play` exists, no server: renders the book to build/demo/<book>.wav and says where;
-#   - no `raudio play` yet: prints `raudio info` of the book instead.
+#   - a raudio without `play`: prints `raudio info --human` of the book instead.
 # Usage: scripts/demo.sh RAUDIO_BINARY BOOK
 set -euo pipefail
 
@@ -22,17 +22,8 @@ has_command() {
 }
 
 if ! has_command play; then
-    # TODO(audio playback issue): remove this branch once `raudio play` lands.
-    say "raudio play is not available yet: playback lands with the audio playback issue."
-    if has_command info; then
-        say "Meanwhile, what raudio reads in $book:"
-        exec "$raudio" info "$book"
-    fi
-    # TODO(publication-opening issue): `raudio info` lands with the issue that opens audiobooks; until
-    # then the demo can only show the version, and exits 0 so that `make demo` works on a fresh clone.
-    say "raudio info is not available yet either; this build can only show its version:"
-    "$raudio" version
-    exit 0
+    say "This raudio has no play command; showing what it reads in $book instead."
+    exec "$raudio" info --human "$book"
 fi
 
 if pactl info >/dev/null 2>&1; then
@@ -42,11 +33,8 @@ fi
 
 out="build/demo/$(basename "${book%.*}").wav"
 say "No PulseAudio server answers here (pactl info failed), so nothing can be heard."
-if ! grep -q -- '--output' <<<"$("$raudio" play --help 2>&1)"; then
-    say "This raudio play cannot write a file (no --output option); start PulseAudio and run make demo again."
-    exit 1
-fi
 mkdir -p "$(dirname "$out")"
 say "Rendering $book to $out instead."
-"$raudio" play "$book" --output "$out" </dev/null
+"$raudio" play "$book" --output "wav:$out" </dev/null >"build/demo/events.jsonl"
+say "The events raudio reported are in build/demo/events.jsonl."
 say "Done: $out (play it with: paplay $out, or aplay, or any audio player)."

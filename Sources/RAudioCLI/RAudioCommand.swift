@@ -8,7 +8,13 @@ public struct RAudioCommand: AsyncParsableCommand {
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, TextCommand.self, VoicesCommand.self, VersionCommand.self]
+        subcommands: [
+            InfoCommand.self,
+            PlayCommand.self,
+            TextCommand.self,
+            VoicesCommand.self,
+            VersionCommand.self,
+        ]
     )
 
     public init() {}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+
+/// `raudio play PATH`: plays an audiobook, reporting JSON-lines events on stdout and taking commands on stdin.
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play an audiobook; events as JSON lines on stdout, commands on stdin.",
+        discussion: """
+            Commands (one per line, words or JSON): play, pause, toggle, stop, quit, seek 1:02:03, seek +30, \
+            forward, back, next, previous, go <locator JSON>, speed 1.5, volume 0.8, status. \
+            See docs/events.md for the protocol and the exit codes.
+            """
+    )
+
+    @Argument(help: "The audiobook: .audiobook, manifest.json, a folder or ZIP of audio files, or one audio file.")
+    var path: String
+
+    @OptionGroup var options: PlaybackOptions
+
+    func run() async throws {
+        let status = await PlaySession(path: path, options: options).run()
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}

@@ -1,0 +1,14 @@
+import ReadiumNavigator
+
+extension ExitStatus {
+    /// The exit status for a fatal problem reported by a navigator, from its stable code.
+    init(fatalIssueCode code: String) {
+        switch code {
+        case "audio-server-unavailable", "audio-server-lost", "output-lost": self = .audioServerUnavailable
+        case "output-not-created": self = .cannotCreateOutput
+        case "output-write-failed": self = .outputIOError
+        case "internal-error": self = .internalError
+        default: self = .badData
+        }
+    }
+}

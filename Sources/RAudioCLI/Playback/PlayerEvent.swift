@@ -1,0 +1,78 @@
+import ReadiumNavigator
+import ReadiumShared
+
+/// The JSON-lines events of streaming commands (docs/events.md, docs/events.schema.json).
+///
+/// Each builder returns the event object with `"v": 1` and `"type"` first; `EventWriter` prints it.
+enum PlayerEvent {
+    static let version: JSONValue = 1
+
+    static func opened(_ publication: Publication, duration: Double?) -> JSONValue {
+        var summary = JSONObject()
+        summary["title"] = .string(publication.title)
+        summary["language"] = .array(publication.metadata.languages.map(JSONValue.string))
+        summary["readingOrderCount"] = .integer(Int64(publication.readingOrder.count))
+        if let duration { summary["duration"] = .number(of: duration) }
+        summary["toc"] = .array(publication.tableOfContents.map(tocEntry))
+        return event("opened", ["publication": .object(summary)])
+    }
+
+    static func state(_ state: PlaybackState, locator: Locator?) -> JSONValue {
+        var fields: JSONObject = ["state": .string(state.name)]
+        if let locator { fields["locator"] = locator.json }
+        return event("state", fields)
+    }
+
+    static func position(_ locator: Locator) -> JSONValue {
+        event("position", ["locator": locator.json])
+    }
+
+    static func track(index: Int, link: Link, locator: Locator) -> JSONValue {
+        var fields: JSONObject = ["index": .integer(Int64(index)), "href": .string(link.href)]
+        if let title = link.title { fields["title"] = .string(title) }
+        fields["locator"] = locator.json
+        return event("track", fields)
+    }
+
+    /// A `warning` (non-fatal) or `error` event.
+    static func issue(
+        _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,
+        id: CommandID? = nil
+    ) -> JSONValue {
+        var fields: JSONObject = ["code": .string(code), "message": .string(message)]
+        if let href { fields["href"] = .string(href) }
+        fields["fatal"] = .bool(fatal)
+        if let locator { fields["locator"] = locator.json }
+        if let id { fields["id"] = id.json }
+        return event(type, fields)
+    }
+
+    static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {
+        var fields: JSONObject = ["command": .string(command.name)]
+        if let id { fields["id"] = id.json }
+        return event("ack", fields)
+    }
+
+    private static func event(_ type: String, _ fields: JSONObject) -> JSONValue {
+        var object: JSONObject = ["v": version, "type": .string(type)]
+        for (key, value) in fields { object[key] = value }
+        return .object(object)
+    }
+
+    private static func tocEntry(_ link: Link) -> JSONValue {
+        var entry: JSONObject = ["href": .string(link.href)]
+        if let title = link.title { entry["title"] = .string(title) }
+        if !link.children.isEmpty { entry["children"] = .array(link.children.map(tocEntry)) }
+        return .object(entry)
+    }
+}
+
+extension CommandID {
+    /// The id as it came: a string, or a number (whole numbers without a fraction).
+    var json: JSONValue {
+        switch self {
+        case .string(let string): .string(string)
+        case .number(let number): .number(of: number)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ReadiumNavigator
+
+/// Everything a streaming session reacts to, merged into one stream so one loop handles it in order.
+enum SessionInput: Sendable {
+    case navigator(AudioNavigatorEvent)
+    case navigatorFinished
+    case commandLine(String)
+    case signal(Int32)
+    /// The grace period after a stop request ran out without a final state event.
+    case stopTimeout
+}
+
+extension SessionInput {
+    /// Merges the navigator's events, stdin lines and signals into one stream.
+    static func merged(
+        events: AsyncStream<AudioNavigatorEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>
+    ) -> AsyncStream<SessionInput> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
+        let tasks = [
+            Task {
+                for await event in events { continuation.yield(.navigator(event)) }
+                continuation.yield(.navigatorFinished)
+            },
+            Task { for await line in lines { continuation.yield(.commandLine(line)) } },
+            Task { for await number in signals { continuation.yield(.signal(number)) } },
+        ]
+        continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
+        return stream
+    }
+}

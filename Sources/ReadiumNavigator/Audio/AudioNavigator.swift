@@ -1,0 +1,172 @@
+import Foundation
+import ReadiumShared
+
+/// Plays a Readium audiobook: the tracks of its reading order, gaplessly, with locators for every
+/// position, driven by the shared `PlaybackStateMachine`.
+///
+/// An actor and a thin front: commands become state-machine events, whose actions are performed by
+/// commanding an `AudioRenderer` (its own thread owns decoders and the sink); the renderer's reports
+/// come back through the actor in order and become `events`. Durations missing from the manifest are
+/// probed on a background thread at init, so the first buffer is never delayed by them.
+public actor AudioNavigator {
+    /// What happens, in order. Finishes when `close()` returns.
+    public nonisolated let events: AsyncStream<AudioNavigatorEvent>
+
+    let publication: Publication
+    let components: AudioComponents
+    var configuration: AudioNavigatorConfiguration
+    var timeline: PlaybackTimeline
+    var machine: PlaybackStateMachine<AudioTarget>
+    let renderer: AudioRenderer
+    let continuation: AsyncStream<AudioNavigatorEvent>.Continuation
+
+    /// The position heard (or loaded), in track and seconds.
+    var heardTrack = 0
+    var heardSeconds = 0.0
+    /// The generation (load id) of the last load sent to the renderer; older reports are dropped.
+    var generation: UInt64 = 0
+    /// The issue the next `reportWarning`/`reportFatal` action reports.
+    var pendingIssue: NavigatorIssue?
+    var lastTrackAnnounced: Int?
+    var lastPositionEvent: (track: Int, seconds: Double)?
+    var openedTracks = Set<Int>()
+    var failedTracks = Set<Int>()
+    var isClosed = false
+    var isRendererFinished = false
+    var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Throws `.protected` for LCP/DRM publications, `.noAudio` when the reading order has no audio.
+    /// Starts the render thread (which makes the sink) and probes missing durations in the background.
+    public init(publication: Publication, components: AudioComponents, configuration: AudioNavigatorConfiguration = .init()) throws {
+        if let protection = publication.protection {
+            throw AudioNavigatorError(.protected, message: "\(publication.title) is protected by \(protection == .lcp ? "LCP" : "a DRM"), which raudio cannot decrypt")
+        }
+        let readingOrder = publication.readingOrder
+        guard !readingOrder.isEmpty, readingOrder.contains(where: { $0.mediaType?.isAudio ?? true }) else {
+            throw AudioNavigatorError(.noAudio, message: "\(publication.title) has no audio in its reading order")
+        }
+        var configuration = configuration
+        configuration.speed = SpeedProcessorLimits.clamp(configuration.speed)
+        configuration.volume = min(max(configuration.volume.isNaN ? 1 : configuration.volume, 0), 1)
+        self.publication = publication
+        self.components = components
+        self.configuration = configuration
+        timeline = PlaybackTimeline(readingOrder: readingOrder, tableOfContents: publication.tableOfContents)
+        machine = PlaybackStateMachine(start: AudioTarget(track: 0, seconds: 0))
+        (events, continuation) = AsyncStream.makeStream(of: AudioNavigatorEvent.self)
+        renderer = AudioRenderer(
+            source: PublicationRenderSource(publication: publication, decoderFactory: components.decoderFactory),
+            components: components, speed: configuration.speed, volume: configuration.volume)
+        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
+
+        let reports = renderer.reports
+        Task { [weak self] in
+            for await report in reports {
+                guard let self else { return }
+                await self.receive(report)
+            }
+        }
+        startProbing()
+    }
+
+    // MARK: Reading
+
+    /// The position being heard (or where playback will start).
+    public var currentLocation: Locator {
+        timeline.locator(track: heardTrack, seconds: heardSeconds)
+    }
+
+    public var state: PlaybackState { machine.state }
+
+    /// The publication's length in seconds, once every track's duration is known.
+    public var totalDuration: Double? { timeline.totalDuration }
+
+    /// The timeline (durations known so far, titles).
+    public var playbackTimeline: PlaybackTimeline { timeline }
+
+    // MARK: Commands
+
+    public func play() { handle(.play) }
+    public func pause() { handle(.pause) }
+    public func playPause() { handle(.toggle) }
+    public func stop() { handle(.stop) }
+
+    /// Moves to `seconds` of publication time, crossing tracks; clamped to the publication.
+    public func seek(to seconds: Double) {
+        let position = timeline.position(atTime: seconds)
+        handle(.seek(AudioTarget(track: position.track, seconds: position.seconds)))
+    }
+
+    /// Moves by `seconds` from the position heard, crossing track boundaries; clamped.
+    public func seek(by seconds: Double) {
+        if let now = timeline.time(track: heardTrack, seconds: heardSeconds) {
+            seek(to: now + seconds)
+            return
+        }
+        // Durations before this track are unknown: stay within the track.
+        var target = max(heardSeconds + seconds, 0)
+        if let duration = timeline.duration(ofTrack: heardTrack) { target = min(target, duration) }
+        handle(.seek(AudioTarget(track: heardTrack, seconds: target)))
+    }
+
+    /// The start of the next track; nothing at the last one.
+    public func goForward() {
+        guard heardTrack + 1 < timeline.count else { return }
+        handle(.seek(AudioTarget(track: heardTrack + 1, seconds: 0)))
+    }
+
+    /// The start of the previous track (the first track's start at the first one).
+    public func goBackward() {
+        handle(.seek(AudioTarget(track: max(heardTrack - 1, 0), seconds: 0)))
+    }
+
+    public func skipForward() { seek(by: configuration.skipForwardInterval) }
+    public func skipBackward() { seek(by: -configuration.skipBackwardInterval) }
+
+    /// Goes to `locator`: its `t=` begin and end (a clip that then stops), else `progression`, else
+    /// `totalProgression`. Keeps playing if playing. Throws for an href not in the reading order.
+    public func go(to locator: Locator) throws(AudioNavigatorError) {
+        var target = try timeline.target(for: locator)
+        if let duration = timeline.duration(ofTrack: target.track) {
+            if target.seconds > duration { target.seconds = duration }
+            if let end = target.clipEnd, end > duration {
+                target.clipEnd = nil
+                emit(.warning(NavigatorIssue(
+                    code: "clip-clamped",
+                    message: "\(locator.href): the clip ends at \(MediaFragment.format(end)) s, after the end of the track (\(MediaFragment.format(duration)) s); playing to the end of the track",
+                    href: locator.href, fatal: false, locator: locator)))
+            }
+        }
+        handle(.seek(target))
+    }
+
+    /// Goes to a table-of-contents link such as `track.mp3#t=30`.
+    public func go(to link: Link) throws(AudioNavigatorError) {
+        handle(.seek(try timeline.target(for: link)))
+    }
+
+    /// Changes the speed (clamped to 0.5...3.0, pitch preserved) while playing.
+    public func setSpeed(_ speed: Double) {
+        configuration.speed = SpeedProcessorLimits.clamp(speed)
+        renderer.setSpeed(configuration.speed)
+    }
+
+    /// Changes the volume (clamped to 0...1) while playing.
+    public func setVolume(_ volume: Double) {
+        configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
+        renderer.setVolume(configuration.volume)
+    }
+
+    /// Stops the render thread and releases the output (a WAV file is complete when this returns).
+    /// Idempotent. Emits nothing more after it returns.
+    public func close() async {
+        if !isClosed {
+            isClosed = true
+            renderer.shutdown()
+        }
+        if !isRendererFinished {
+            await withCheckedContinuation { finishWaiters.append($0) }
+        }
+        continuation.finish()
+    }
+}

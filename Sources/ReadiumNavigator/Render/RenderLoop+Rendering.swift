@@ -1,0 +1,175 @@
+/// Decoding, converting and writing one buffer at a time, gaplessly across items.
+extension RenderLoop {
+    /// Decodes one chunk of the current item and writes it; moves to the next item at the end.
+    func renderStep() {
+        guard let item = current, outputFormat != nil else {
+            isRunning = false
+            return
+        }
+        let decoder = item.decoder
+        let format = decoder.format
+        var maxFrames = min(Self.chunkFrames, Self.chunkFrames * Self.maxChannels / max(format.channelCount, 1))
+        if let endFrame = item.endFrame {
+            let remaining = endFrame - decoder.currentFrame
+            guard remaining > 0 else { return reachLimit() }
+            maxFrames = Int(min(Int64(maxFrames), remaining))
+        }
+        if let stopAfterSeconds {
+            let remaining = format.frames(ofSeconds: stopAfterSeconds - renderedSeconds)
+            guard remaining > 0 else { return reachLimit() }
+            maxFrames = Int(min(Int64(maxFrames), remaining))
+        }
+        let frames: Int
+        do {
+            frames = try decoder.read(into: decodeBuffer, maxFrames: maxFrames)
+        } catch {
+            report(.itemFailed(generation: generation, source.issue(for: error, item: item.index),
+                               hasNext: source.mayHaveItem(at: item.index + 1)))
+            return endItem()
+        }
+        guard frames > 0 else { return endItem() }
+        renderedSeconds += format.seconds(ofFrames: Int64(frames))
+        markItem = RenderPosition(item: item.index, frame: decoder.currentFrame, sampleRate: format.sampleRate)
+        let samples = UnsafeBufferPointer(start: UnsafePointer(decodeBuffer), count: frames * format.channelCount)
+        guard process(samples, resampler: item.resampler) else { return }
+        preopenNextIfNeeded()
+    }
+
+    /// Pushes decoded samples through the resampler (if any), the speed processor and the gain to the sink.
+    /// Returns false when the output failed.
+    func process(_ samples: UnsafeBufferPointer<Float>, resampler: (any Resampler)?) -> Bool {
+        if let resampler {
+            resampler.push(samples)
+            return pullResampled(resampler)
+        }
+        return feedSpeed(samples)
+    }
+
+    func pullResampled(_ resampler: any Resampler) -> Bool {
+        let channels = resampler.outputFormat.channelCount
+        let buffer = UnsafeMutableBufferPointer(start: convertBuffer, count: convertCapacity / channels * channels)
+        while true {
+            let frames = resampler.pull(into: buffer)
+            guard frames > 0 else { return true }
+            guard feedSpeed(UnsafeBufferPointer(start: UnsafePointer(convertBuffer), count: frames * channels)) else { return false }
+        }
+    }
+
+    func feedSpeed(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+        guard let speedProcessor else { return true }
+        speedProcessor.push(samples)
+        return drainSpeed()
+    }
+
+    /// Writes everything the speed processor has ready.
+    func drainSpeed() -> Bool {
+        guard let speedProcessor, let sink, let outputFormat else { return true }
+        let channels = outputFormat.channelCount
+        let buffer = UnsafeMutableBufferPointer(start: processedBuffer, count: processedCapacity / channels * channels)
+        while true {
+            let frames = speedProcessor.pull(into: buffer)
+            guard frames > 0 else { return true }
+            let count = frames * channels
+            if volume != 1 {
+                for index in 0..<count { processedBuffer[index] *= volume }
+            }
+            do {
+                try sink.write(UnsafeBufferPointer(start: UnsafePointer(processedBuffer), count: count))
+            } catch {
+                outputFailed(error)
+                return false
+            }
+            written += Int64(frames)
+            let ratio = speed * Double(markItem.sampleRate) / Double(outputFormat.sampleRate)
+            marks.append(.init(outputEnd: written, item: markItem.item, itemFrame: markItem.frame,
+                               sampleRate: markItem.sampleRate, ratio: ratio))
+            if written - lastPositionReport >= Int64(outputFormat.sampleRate / 20) { reportHeardPosition() }
+        }
+    }
+
+    /// The item position being heard now: written minus what the sink still holds, through the marks.
+    func heardPosition() -> RenderPosition? {
+        let pending = Int64(sink?.pendingFrames ?? 0)
+        return marks.position(heardAt: written - pending) ?? anchor
+    }
+
+    func reportHeardPosition() {
+        lastPositionReport = written
+        if let position = heardPosition() { report(.position(generation: generation, position)) }
+    }
+
+    /// Opens the next item while the current one plays, so its set-up never delays the output.
+    func preopenNextIfNeeded() {
+        guard let item = current, item.endFrame == nil, preopened?.index != item.index + 1,
+              source.mayHaveItem(at: item.index + 1) else { return }
+        do {
+            preopened = .decoder(item.index + 1, try source.openItem(at: item.index + 1))
+        } catch {
+            preopened = .failed(item.index + 1, error)
+        }
+    }
+
+    /// The current item is done: continue in the same output stream with the next item that opens.
+    func endItem() {
+        guard let item = current else { return }
+        if let resampler = item.resampler {
+            resampler.flush()
+            guard pullResampled(resampler) else { return }
+        }
+        var index = item.index + 1
+        report(.itemEnded(generation: generation, item: item.index, hasNext: source.mayHaveItem(at: index)))
+        current = nil
+        while source.mayHaveItem(at: index) {
+            do {
+                let decoder = try decoder(forItem: index)
+                current = Item(index: index, decoder: decoder, resampler: resampler(for: decoder.format), endFrame: nil)
+                report(.itemStarted(generation: generation, item: index, format: decoder.format))
+                return
+            } catch is RenderSourceEnd {
+                break
+            } catch {
+                report(.itemFailed(generation: generation, source.issue(for: error, item: index),
+                                   hasNext: source.mayHaveItem(at: index + 1)))
+                index += 1
+            }
+        }
+        guard finishOutput() else { return }
+        isRunning = false
+        closeItems()
+        report(.publicationEnded(generation: generation))
+    }
+
+    /// The clip end or the `stopAfter` limit: end the output exactly here.
+    func reachLimit() {
+        guard let item = current else { return }
+        if let resampler = item.resampler {
+            resampler.flush()
+            guard pullResampled(resampler) else { return }
+        }
+        let position = RenderPosition(item: item.index, frame: item.decoder.currentFrame,
+                                      sampleRate: item.decoder.format.sampleRate)
+        guard finishOutput() else { return }
+        isRunning = false
+        stopAfterSeconds = nil
+        closeItems()
+        anchor = position
+        report(.limitReached(generation: generation, position: position))
+    }
+
+    /// Releases the speed processor's tail and waits until the sink has played everything.
+    func finishOutput() -> Bool {
+        if let speedProcessor {
+            speedProcessor.flush()
+            guard drainSpeed() else { return false }
+            speedProcessor.reset()
+        }
+        do {
+            try sink?.drain()
+        } catch {
+            outputFailed(error)
+            return false
+        }
+        reportHeardPosition()
+        return true
+    }
+}

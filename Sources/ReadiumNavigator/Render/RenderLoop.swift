@@ -1,0 +1,123 @@
+import Foundation
+
+/// The state and loop of the render thread behind `AudioRenderer`.
+///
+/// Everything here is touched by the render thread only, after `run()` started (hence
+/// `@unchecked Sendable`: the object is handed to the thread once). Buffers are allocated once; the
+/// loop never awaits and allocates nothing per buffer.
+final class RenderLoop: @unchecked Sendable {
+    /// Frames decoded per step: ~46 ms at 44.1 kHz.
+    static let chunkFrames = 2048
+    static let maxChannels = 8
+
+    struct Item {
+        var index: Int
+        var decoder: any AudioDecoder
+        /// Converts to the output format; nil when the item already has it (or no output is fixed yet).
+        var resampler: (any Resampler)?
+        /// The frame the output ends at (a clip), in the item's rate.
+        var endFrame: Int64?
+    }
+
+    /// An item opened ahead of time so that ZIP and codec work never causes an underrun.
+    enum Preopened {
+        case decoder(Int, any AudioDecoder)
+        case failed(Int, any Error)
+
+        var index: Int {
+            switch self {
+            case .decoder(let index, _), .failed(let index, _): index
+            }
+        }
+    }
+
+    let source: any RenderSource
+    let components: AudioComponents
+    let inbox: RenderInbox
+    let reports: AsyncStream<RenderReport>.Continuation
+
+    var sink: (any AudioSink)?
+    var outputFormat: PCMFormat?
+    var speedProcessor: (any SpeedProcessor)?
+    var current: Item?
+    var preopened: Preopened?
+    var isRunning = false
+    var isShutDown = false
+    var generation: UInt64 = 0
+    var speed: Double
+    var volume: Float
+    var stopAfterSeconds: Double?
+    var renderedSeconds = 0.0
+
+    /// Output frames written to the sink since it was made.
+    var written: Int64 = 0
+    var lastPositionReport: Int64 = 0
+    var marks = HeardPositionMarks()
+    /// The position before anything was written since the last load or flush.
+    var anchor: RenderPosition?
+    /// The item whose frames the samples being processed come from, for the marks.
+    var markItem = RenderPosition(item: 0, frame: 0, sampleRate: 1)
+
+    let decodeBuffer: UnsafeMutablePointer<Float>
+    let convertBuffer: UnsafeMutablePointer<Float>
+    let convertCapacity: Int
+    let processedBuffer: UnsafeMutablePointer<Float>
+    let processedCapacity: Int
+
+    init(source: any RenderSource, components: AudioComponents, inbox: RenderInbox,
+         reports: AsyncStream<RenderReport>.Continuation, speed: Double, volume: Double) {
+        self.source = source
+        self.components = components
+        self.inbox = inbox
+        self.reports = reports
+        self.speed = SpeedProcessorLimits.clamp(speed)
+        self.volume = Float(min(max(volume.isNaN ? 1 : volume, 0), 1))
+        decodeBuffer = .allocate(capacity: Self.chunkFrames * Self.maxChannels)
+        // Resampling up to 8x (8 kHz to 64 kHz) of a chunk, plus the filter's tail.
+        convertCapacity = Self.chunkFrames * 8 * Self.maxChannels
+        convertBuffer = .allocate(capacity: convertCapacity)
+        processedCapacity = Self.chunkFrames * Self.maxChannels
+        processedBuffer = .allocate(capacity: processedCapacity)
+    }
+
+    deinit {
+        decodeBuffer.deallocate()
+        convertBuffer.deallocate()
+        processedBuffer.deallocate()
+    }
+
+    /// The thread's body: makes the sink, then performs commands and renders until shut down.
+    func run() {
+        Thread.current.name = "raudio.render"
+        makeSinkIfNeeded()
+        while !isShutDown {
+            if let commands = inbox.take() {
+                for command in commands where !isShutDown { perform(command) }
+                continue
+            }
+            if isRunning, current != nil {
+                renderStep()
+            } else {
+                inbox.wait()
+            }
+        }
+        reports.yield(.finished)
+        reports.finish()
+    }
+
+    @discardableResult
+    func makeSinkIfNeeded() -> Bool {
+        guard sink == nil else { return true }
+        do {
+            sink = try components.makeSink()
+            return true
+        } catch {
+            reports.yield(.outputFailed(generation: generation, error))
+            return false
+        }
+    }
+
+    func report(_ report: RenderReport) {
+        reports.yield(report)
+    }
+}

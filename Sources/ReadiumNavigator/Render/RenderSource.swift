@@ -1,0 +1,58 @@
+/// An ordered sequence of items an `AudioRenderer` plays one after another, gaplessly.
+///
+/// The audiobook navigator's items are the reading order's tracks; the speech synthesizer's are
+/// synthesized utterances wrapped in an `AudioDecoder`. Called on the render thread only, so opening
+/// may block (ZIP reads, codec set-up), but must not await.
+public protocol RenderSource: Sendable {
+    /// How many items there are; nil when unknown (an item index past the end then throws
+    /// `RenderSourceEnd`).
+    var itemCount: Int? { get }
+
+    /// Opens a decoder for the item at `index`, positioned at its first frame.
+    func openItem(at index: Int) throws -> any AudioDecoder
+
+    /// Describes `error`, thrown by `openItem` or by a decoder of the item at `index`, for a listener.
+    func issue(for error: any Error, item index: Int) -> RenderIssue
+}
+
+/// Thrown by `RenderSource.openItem(at:)` for an index past the last item when `itemCount` is nil.
+public struct RenderSourceEnd: Error, Sendable {
+    public init() {}
+}
+
+extension RenderSource {
+    /// Codes `AudioDecoderError`s by their code; anything else is `item-unreadable`.
+    public func issue(for error: any Error, item index: Int) -> RenderIssue {
+        if let error = error as? AudioDecoderError {
+            return RenderIssue(item: index, code: error.code.rawValue, message: error.description, href: error.href)
+        }
+        return RenderIssue(item: index, code: "item-unreadable", message: "item \(index): \(error)", href: nil)
+    }
+
+    /// Whether an item may exist at `index` (always true when the count is unknown).
+    func mayHaveItem(at index: Int) -> Bool {
+        guard index >= 0 else { return false }
+        guard let itemCount else { return true }
+        return index < itemCount
+    }
+}
+
+/// Why an item could not be played (entirely or to its end): a stable code and a message naming it.
+public struct RenderIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The item concerned.
+    public var item: Int
+    /// A stable word such as `track-corrupt`.
+    public var code: String
+    /// For a person, naming the href or file.
+    public var message: String
+    public var href: String?
+
+    public init(item: Int, code: String, message: String, href: String?) {
+        self.item = item
+        self.code = code
+        self.message = message
+        self.href = href
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
