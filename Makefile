@@ -26,7 +26,8 @@ test: deps ## Run the whole test suite (tests start their own PulseAudio daemon)
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"
 
-bench: release ## Run the benchmarks (see BENCHMARKS.md)
+bench: release ## Run the benchmarks against their targets and reference tools; writes BENCHMARKS.md
+	$(SWIFT) build -c release --product raudio-bench
 	@bash scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
 
 samples: deps ## Regenerate samples/ from its text (see samples/README.md)

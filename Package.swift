@@ -49,6 +49,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "raudio", dependencies: ["RAudioCLI"]),
+        // `make bench` only: in-process timings (EPUB iteration, seek latency...) as JSON lines.
+        .executableTarget(
+            name: "raudio-bench",
+            dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine"]
+        ),
 
         // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.
         .target(name: "RAudioTestSupport", dependencies: ["ReadiumShared"], path: "Tests/RAudioTestSupport"),

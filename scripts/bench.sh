@@ -1,9 +1,557 @@
 #!/usr/bin/env bash
-# `make bench`: measures raudio against the reference tools and prints the figures for BENCHMARKS.md.
-# Usage: scripts/bench.sh RAUDIO_BINARY
-set -euo pipefail
+# `make bench`: measures raudio against its targets and the reference tools, side by side in one run,
+# and writes BENCHMARKS.md (one table per issue: figure, target, measured, ratio/verdict, command).
+#
+# Usage: scripts/bench.sh RAUDIO_BINARY [RAUDIO_BENCH_BINARY]
+#   RAUDIO_BENCH_BINARY defaults to raudio-bench beside RAUDIO_BINARY (in-process timings, JSON lines).
+# Environment:
+#   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
+#   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
+#   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
+#
+# Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
+# (reason)"; the script goes on. It exits 0 when it ran (targets missed are reported, not failures),
+# 64 for bad usage. Long inputs are generated into build/bench/ (ignored) and reused when present.
+set -uo pipefail
 
-# TODO(audio playback issue): the benchmarks (decode and render speed of the sample book against mpg123,
-# ogg123 and sox, measured side by side with hyperfine, see ../shared/docs/PERFORMANCE.md) land with it.
-echo "bench: no benchmarks yet; they land with the audio playback issue (see BENCHMARKS.md)."
+RAUDIO="${1:?usage: bench.sh RAUDIO_BINARY [RAUDIO_BENCH_BINARY]}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 64
+BENCH="${2:-$(dirname "$RAUDIO")/raudio-bench}"
+CORPUS="${RAUDIO_CORPUS:-../shared/corpus}"
+RUNS="${RAUDIO_BENCH_RUNS:-5}"
+OUTPUT="${RAUDIO_BENCH_OUTPUT:-$ROOT/BENCHMARKS.md}"
+WORK="$ROOT/build/bench"
+LOGS="$WORK/logs"
+mkdir -p "$LOGS" || exit 64
+TIME=/usr/bin/time
+
+MOBY_DICK="$CORPUS/epub/idpf-epub3-samples/moby-dick-mo.AUDIO-MISSING.epub"
+MOBY_DICK_LAST_CHAPTER="OPS/chapter_136.xhtml" # the epilogue; only the copyright page and the nav follow
+MP3_60="$WORK/speech-60min-128k.mp3"
+OGG_60="$WORK/speech-60min-q4.ogg"
+BOOK_10H="$WORK/book-10h-100-tracks"
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# ---------------------------------------------------------------------------------------------------
+# Report rows. Each section collects rows in its own file; write_report assembles BENCHMARKS.md.
+
+SECTION_FILES=()
+current_rows=""
+
+# section_begin TITLE INTRO: starts a table.
+section_begin() {
+    current_rows="$WORK/section-${#SECTION_FILES[@]}.md"
+    SECTION_FILES+=("$current_rows")
+    {
+        printf '## %s\n\n%s\n\n' "$1" "$2"
+        printf '| figure | target | measured (median, range) | ratio / verdict | command |\n'
+        printf '|---|---|---|---|---|\n'
+    } >"$current_rows"
+    say "== $1"
+}
+
+# row FIGURE TARGET MEASURED VERDICT COMMAND
+row() {
+    local command="${5//|/\\|}"
+    [[ -n "$command" ]] && command="\`$command\`" || command="-"
+    printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$command" >>"$current_rows"
+    say "$1: $3 -> $4"
+}
+
+# not_measured FIGURE TARGET REASON [COMMAND]
+not_measured() {
+    row "$1" "$2" "not measured ($3)" "-" "${4:-}"
+}
+
+# section_note TEXT: a paragraph after the table.
+section_note() {
+    printf '\n%s\n' "$1" >>"$current_rows"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Numbers and JSON (python3 is a dependency of the project, through python3-pip).
+
+# json_get FILE KEY.PATH: the value at KEY.PATH of the last JSON line of FILE; empty if absent.
+json_get() {
+    python3 - "$1" "$2" <<'PY' 2>/dev/null
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip().startswith("{")]
+value = json.loads(lines[-1])
+for key in sys.argv[2].split("."):
+    value = value[int(key)] if isinstance(value, list) else value[key]
+print(value if not isinstance(value, bool) else str(value).lower())
+PY
+}
+
+# stats VALUE...: "median min max" of the numbers given.
+stats() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) exit 1
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        print m, v[1], v[NR] }'
+}
+
+# calc EXPRESSION: evaluates an arithmetic expression with awk, printed with %.4g.
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+# of_target VALUE TARGET: the share of an upper-bound target used, as "0.42x target".
+of_target() { awk -v v="$1" -v t="$2" 'BEGIN { printf "%.2fx target", v / t }'; }
+
+# at_most VALUE LIMIT: prints "met" or "not met".
+at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "met" : "not met" }'; }
+
+# at_least VALUE LIMIT: prints "met" or "not met".
+at_least() { awk -v v="$1" -v l="$2" 'BEGIN { print (v >= l) ? "met" : "not met" }'; }
+
+# peak_rss_mb TIME_V_OUTPUT: "Maximum resident set size" of /usr/bin/time -v, in MB.
+peak_rss_mb() {
+    awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"
+}
+
+# quote ARG...: the arguments as one shell-quoted command line (for hyperfine and the report).
+quote() {
+    local out="" arg
+    for arg in "$@"; do out+="$(printf '%q' "$arg") "; done
+    printf '%s' "${out% }"
+}
+
+# shown PATH: a path as the report shows it (relative to the project root when inside it).
+shown() { local p="$1"; printf '%s' "${p#"$ROOT"/}"; }
+
+# ---------------------------------------------------------------------------------------------------
+# What is available.
+
+# has_tool NAME: whether NAME is on PATH.
+has_tool() { command -v "$1" >/dev/null 2>&1; }
+
+# has_command NAME: whether raudio has the subcommand NAME. `raudio NAME --help` alone proves nothing:
+# for an unknown NAME the argument parser prints the root help and exits 0.
+has_command() {
+    local help
+    help=$("$RAUDIO" "$1" --help 2>&1) || return 1
+    grep -q "^USAGE: raudio $1" <<<"$help"
+}
+
+# missing_tools TOOL...: prints the names of the missing tools, space-separated.
+missing_tools() {
+    local tool missing=()
+    for tool in "$@"; do has_tool "$tool" || missing+=("$tool"); done
+    printf '%s' "${missing[*]}"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Inputs, generated into build/bench/ and reused (written under a temporary name, then renamed, so
+# an interrupted generation is never reused).
+
+# make_speech_source: ~1 minute of espeak-ng speech at 44.1 kHz stereo, the loop of the long inputs.
+make_speech_source() {
+    local wav="$WORK/speech-source.wav"
+    [[ -s "$wav" ]] && { printf '%s' "$wav"; return 0; }
+    local text
+    text=$(cat samples/text/01-the-storm.en.txt samples/text/02-the-ship.en.txt 2>/dev/null)
+    [[ -n "$text" ]] || text="The lamp of Gull Rock burned all night, and the keeper counted the waves until the morning came."
+    espeak-ng -v en -w "$WORK/speech-source.22k.wav" "$text" >"$LOGS/espeak-source.log" 2>&1 || return 1
+    sox "$WORK/speech-source.22k.wav" -r 44100 -c 2 -b 16 "$wav.tmp.wav" >>"$LOGS/espeak-source.log" 2>&1 || return 1
+    mv "$wav.tmp.wav" "$wav" && rm -f "$WORK/speech-source.22k.wav" && printf '%s' "$wav"
+}
+
+# loop_raw SOURCE SECONDS: SOURCE repeated to SECONDS, as raw 16-bit 44.1 kHz stereo on stdout.
+loop_raw() {
+    local length repeats
+    length=$(soxi -D "$1") || return 1
+    repeats=$(awk -v s="$2" -v l="$length" 'BEGIN { r = int(s / l); print (r * l < s) ? r : r - 1 }')
+    sox "$1" -t raw -e signed -b 16 -r 44100 -c 2 - repeat "$repeats" trim 0 "$2"
+}
+
+# make_long_mp3: the 60-minute 128 kb/s CBR MP3 of looped speech.
+make_long_mp3() {
+    [[ -s "$MP3_60" ]] && return 0
+    local source
+    source=$(make_speech_source) || return 1
+    say "generating $(shown "$MP3_60") (once; about a minute)"
+    loop_raw "$source" 3600 \
+        | lame --quiet -r -s 44.1 --bitwidth 16 --signed --little-endian -m j -b 128 --cbr - "$MP3_60.tmp" \
+        2>"$LOGS/make-mp3.log" || return 1
+    mv "$MP3_60.tmp" "$MP3_60"
+}
+
+# make_long_ogg: the 60-minute Ogg Vorbis q4 of the same speech.
+make_long_ogg() {
+    [[ -s "$OGG_60" ]] && return 0
+    local source
+    source=$(make_speech_source) || return 1
+    say "generating $(shown "$OGG_60") (once; one or two minutes)"
+    loop_raw "$source" 3600 \
+        | oggenc -Q -r -B 16 -C 2 -R 44100 -q 4 -o "$OGG_60.tmp" - 2>"$LOGS/make-ogg.log" || return 1
+    mv "$OGG_60.tmp" "$OGG_60"
+}
+
+# make_long_book: a 10-hour audiobook of 100 distinct 6-minute tracks (sine tones of different
+# pitches, 8 kb/s mono MP3) with its manifest.json.
+make_long_book() {
+    [[ -s "$BOOK_10H/manifest.json" ]] && return 0
+    say "generating $(shown "$BOOK_10H") (once; 100 tracks of 6 minutes)"
+    local tmp="$BOOK_10H.tmp" index name entries="" frequency
+    rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+    for index in $(seq 1 100); do
+        name=$(printf 'track-%03d.mp3' "$index")
+        frequency=$((200 + 7 * index))
+        sox -n -r 8000 -c 1 -b 16 -t raw -e signed - synth 360 sine "$frequency" vol 0.3 2>>"$LOGS/make-book.log" \
+            | lame --quiet -r -s 8 --bitwidth 16 --signed --little-endian -m m -b 8 - "$tmp/$name" \
+            2>>"$LOGS/make-book.log" || return 1
+        entries+="${entries:+,}{\"href\":\"$name\",\"type\":\"audio/mpeg\",\"title\":\"Track $index\",\"duration\":360}"
+    done
+    cat >"$tmp/manifest.json" <<JSON
+{"@context":"https://readium.org/webpub-manifest/context.jsonld",
+ "metadata":{"@type":"http://schema.org/Audiobook","conformsTo":"https://readium.org/webpub-manifest/profiles/audiobook",
+  "identifier":"urn:raudio:bench:10h","title":"raudio benchmark: ten hours","language":"en","duration":36000},
+ "readingOrder":[$entries]}
+JSON
+    rm -rf "$BOOK_10H" && mv "$tmp" "$BOOK_10H"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
+# runtime directory, always killed on exit.
+
+PULSE_DIR=""
+
+start_private_pulse() {
+    PULSE_DIR=$(mktemp -d /tmp/raudio-bench-pulse.XXXXXX) || return 1
+    trap stop_private_pulse EXIT
+    mkdir -p "$PULSE_DIR/run" "$PULSE_DIR/home" && chmod 700 "$PULSE_DIR/run"
+    XDG_RUNTIME_DIR="$PULSE_DIR/run" HOME="$PULSE_DIR/home" pulseaudio --daemonize=yes --use-pid-file=yes \
+        --exit-idle-time=-1 --disallow-exit -n --disable-shm=yes --log-target="file:$PULSE_DIR/pulse.log" \
+        --load="module-null-sink sink_name=bench_null rate=44100 channels=2 norewinds=1" \
+        --load="module-native-protocol-unix auth-anonymous=1 socket=$PULSE_DIR/native.sock" \
+        >"$LOGS/pulse-start.log" 2>&1 || return 1
+    local attempt
+    for attempt in $(seq 1 50); do
+        PULSE_SERVER="unix:$PULSE_DIR/native.sock" pactl info >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+stop_private_pulse() {
+    [[ -n "$PULSE_DIR" ]] || return 0
+    XDG_RUNTIME_DIR="$PULSE_DIR/run" HOME="$PULSE_DIR/home" pulseaudio --kill >/dev/null 2>&1
+    local pid_file="$PULSE_DIR/run/pulse/pid"
+    if [[ -s "$pid_file" ]]; then kill "$(cat "$pid_file")" 2>/dev/null; fi
+    rm -rf "$PULSE_DIR"
+    PULSE_DIR=""
+}
+
+# ---------------------------------------------------------------------------------------------------
+# EPUB (issue 4).
+
+bench_epub() {
+    section_begin "EPUB: content iteration and tokenizers (issue 4)" \
+        "moby-dick-mo (144 reading-order items) from the corpus. Timings are taken inside the process (ContinuousClock) by \`raudio-bench\`; peak RSS by \`/usr/bin/time -v\`. $RUNS runs of the whole iteration; 50 repetitions of the first element, each on a freshly opened publication (opening not timed)."
+    local iterate_figure="full iteration + sentence tokenization (open, iterate, tokenize), release" iterate_target="≤ 1 s"
+    local rss_figure="peak RSS of that run" rss_target="≤ 100 MB"
+    local first_figure="first element from a locator in the last chapter" first_target="≤ 30 ms"
+    local iterate_command first_command
+    iterate_command="$(quote /usr/bin/time -v "$(shown "$BENCH")" epub-iterate "$MOBY_DICK")"
+    first_command="$(quote "$(shown "$BENCH")" epub-first-element "$MOBY_DICK" --repeat 50 --href "$MOBY_DICK_LAST_CHAPTER")"
+    local why=""
+    [[ -x "$BENCH" ]] || why="raudio-bench not built at $(shown "$BENCH")"
+    [[ -z "$why" && ! -f "$MOBY_DICK" ]] && why="corpus book not found: $MOBY_DICK (set RAUDIO_CORPUS)"
+    [[ -z "$why" && ! -x "$TIME" ]] && why="$TIME not installed (Debian package time)"
+    if [[ -n "$why" ]]; then
+        not_measured "$iterate_figure" "$iterate_target" "$why" "$iterate_command"
+        not_measured "$rss_figure" "$rss_target" "$why" "$iterate_command"
+        not_measured "$first_figure" "$first_target" "$why" "$first_command"
+        return 0
+    fi
+
+    local run walls=() rsses=() failed=""
+    for run in $(seq 1 "$RUNS"); do
+        if ! "$TIME" -v -o "$LOGS/epub-iterate-$run.time" "$BENCH" epub-iterate "$MOBY_DICK" \
+            >"$LOGS/epub-iterate-$run.json" 2>"$LOGS/epub-iterate-$run.err"; then
+            failed="epub-iterate failed, see $(shown "$LOGS")/epub-iterate-$run.err"
+            break
+        fi
+        walls+=("$(json_get "$LOGS/epub-iterate-$run.json" wallMs)")
+        rsses+=("$(peak_rss_mb "$LOGS/epub-iterate-$run.time")")
+    done
+    if [[ -n "$failed" ]]; then
+        say "$failed"
+        not_measured "$iterate_figure" "$iterate_target" "$failed" "$iterate_command"
+        not_measured "$rss_figure" "$rss_target" "$failed" "$iterate_command"
+    else
+        local median low high last="$LOGS/epub-iterate-$RUNS.json"
+        read -r median low high < <(stats "${walls[@]}")
+        row "$iterate_figure" "$iterate_target" \
+            "$(calc "$median") ms ($(calc "$low")-$(calc "$high") ms, $RUNS runs; $(json_get "$last" elements) elements, $(json_get "$last" utterances) utterances; open $(calc "$(json_get "$last" openMs)") ms, iterate $(calc "$(json_get "$last" iterateMs)") ms, tokenize $(calc "$(json_get "$last" tokenizeMs)") ms in the last run)" \
+            "$(of_target "$median" 1000): $(at_most "$median" 1000)" "$iterate_command"
+        read -r median low high < <(stats "${rsses[@]}")
+        row "$rss_figure" "$rss_target" "$median MB ($low-$high MB)" \
+            "$(of_target "$median" 100): $(at_most "$median" 100)" "$iterate_command"
+    fi
+
+    if "$BENCH" epub-first-element "$MOBY_DICK" --repeat 50 --href "$MOBY_DICK_LAST_CHAPTER" \
+        >"$LOGS/epub-first-element.json" 2>"$LOGS/epub-first-element.err"; then
+        local file="$LOGS/epub-first-element.json" median
+        median=$(json_get "$file" ms.median)
+        row "$first_figure ($(json_get "$file" href), progression $(json_get "$file" progression))" "$first_target" \
+            "$(calc "$median") ms ($(calc "$(json_get "$file" ms.min)")-$(calc "$(json_get "$file" ms.max)") ms, $(json_get "$file" ms.count) repetitions)" \
+            "$(of_target "$median" 30): $(at_most "$median" 30)" "$first_command"
+    else
+        not_measured "$first_figure" "$first_target" "raudio-bench epub-first-element failed: $(tail -1 "$LOGS/epub-first-element.err")" "$first_command"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Audio playback (issue 3).
+
+# hyperfine_pair NAME RAUDIO_COMMAND REFERENCE_COMMAND: runs both in one hyperfine run; prints
+# "raudio_median raudio_min raudio_max reference_median reference_min reference_max" in seconds.
+hyperfine_pair() {
+    hyperfine -N -w 1 -r "$RUNS" --export-json "$LOGS/$1.hyperfine.json" "$2" "$3" \
+        >"$LOGS/$1.hyperfine.log" 2>&1 || return 1
+    python3 - "$LOGS/$1.hyperfine.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+print(" ".join("%.4f %.4f %.4f" % (r["median"], r["min"], r["max"]) for r in results))
+PY
+}
+
+bench_audio_throughput() {
+    local figure="$1" input="$2" reference_name="$3"
+    shift 3
+    local raudio_command reference_command
+    raudio_command="$(quote "$RAUDIO" play "$input" --output null)"
+    reference_command="$(quote "$@")"
+    local shown_command
+    shown_command="'$(quote "$(shown "$RAUDIO")" play "$(shown "$input")" --output null)' '$(quote "${@:1:$#-1}" "$(shown "${@: -1}")")'"
+    local target="≥ 0.9x $reference_name's speed"
+    local values
+    if ! values=$(hyperfine_pair "throughput-$reference_name" "$raudio_command" "$reference_command"); then
+        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/throughput-$reference_name.hyperfine.log" "hyperfine -N -w 1 -r $RUNS $shown_command"
+        return 0
+    fi
+    local raudio_median raudio_low raudio_high reference_median reference_low reference_high
+    read -r raudio_median raudio_low raudio_high reference_median reference_low reference_high <<<"$values"
+    local ratio
+    ratio=$(calc "$reference_median / $raudio_median")
+    row "$figure" "$target" \
+        "raudio $(calc "$raudio_median") s ($(calc "$raudio_low")-$(calc "$raudio_high")), $reference_name $(calc "$reference_median") s ($(calc "$reference_low")-$(calc "$reference_high")), $RUNS runs" \
+        "${ratio}x: $(at_least "$ratio" 0.9)" "hyperfine -N -w 1 -r $RUNS $shown_command"
+}
+
+# client_cpu_per_second LOG_NAME SECONDS COMMAND...: user+system CPU seconds per audio second.
+client_cpu_per_second() {
+    local name="$1" seconds="$2"
+    shift 2
+    PULSE_SERVER="unix:$PULSE_DIR/native.sock" "$TIME" -f "%U %S" -o "$LOGS/$name.cpu" "$@" \
+        >"$LOGS/$name.out" 2>"$LOGS/$name.err" </dev/null || return 1
+    awk -v s="$seconds" '{ printf "%.5f", ($1 + $2) / s }' "$LOGS/$name.cpu"
+}
+
+bench_audio_pulse_cpu() {
+    local figure="client CPU s per audio s, 60 s in real time into PulseAudio (private daemon, null sink)"
+    local target="≤ 0.005 (about mpg123 -o pulse)"
+    # 60 s of 44.1 kHz MP3 = 2296.9 MPEG frames of 1152 samples.
+    local raudio_args=(play "$MP3_60" --from 0 --duration 60 --output pulse)
+    local mpg123_args=(mpg123 -q -o pulse -n 2297 "$MP3_60")
+    local command="$(quote /usr/bin/time -f "%U %S" "$(shown "$RAUDIO")" play "$(shown "$MP3_60")" --from 0 --duration 60 --output pulse) vs $(quote /usr/bin/time -f "%U %S" mpg123 -q -o pulse -n 2297 "$(shown "$MP3_60")")"
+    if ! start_private_pulse; then
+        not_measured "$figure" "$target" "the private PulseAudio daemon did not start, see $(shown "$LOGS")/pulse-start.log" "$command"
+        stop_private_pulse
+        return 0
+    fi
+    local runs="${RAUDIO_BENCH_PULSE_RUNS:-3}" run ours=() theirs=() value
+    for run in $(seq 1 "$runs"); do
+        value=$(client_cpu_per_second "pulse-raudio-$run" 60 "$RAUDIO" "${raudio_args[@]}") \
+            || { not_measured "$figure" "$target" "raudio play into pulse failed, see $(shown "$LOGS")/pulse-raudio-$run.err" "$command"; stop_private_pulse; return 0; }
+        ours+=("$value")
+        value=$(client_cpu_per_second "pulse-mpg123-$run" 60 "${mpg123_args[@]}") \
+            || { not_measured "$figure" "$target" "mpg123 -o pulse failed, see $(shown "$LOGS")/pulse-mpg123-$run.err" "$command"; stop_private_pulse; return 0; }
+        theirs+=("$value")
+    done
+    stop_private_pulse
+    local our_median our_low our_high their_median their_low their_high
+    read -r our_median our_low our_high < <(stats "${ours[@]}")
+    read -r their_median their_low their_high < <(stats "${theirs[@]}")
+    row "$figure" "$target" \
+        "raudio $our_median ($our_low-$our_high), mpg123 -o pulse $their_median ($their_low-$their_high), $runs runs each" \
+        "$(of_target "$our_median" 0.005), $(calc "$our_median / $their_median")x mpg123: $(at_most "$our_median" 0.005)" "$command"
+}
+
+bench_audio_long_book_rss() {
+    local figure="peak RSS playing a 10-hour, 100-track book to null (8 kb/s mono MP3)"
+    local target="≤ 40 MB, no growth from hour 1 to the end"
+    local manifest="$BOOK_10H/manifest.json"
+    local command="$(quote /usr/bin/time -v "$(shown "$RAUDIO")" play "$(shown "$manifest")" --output null) vs the same with --duration 3600"
+    if ! make_long_book; then
+        not_measured "$figure" "$target" "could not generate the book, see $(shown "$LOGS")/make-book.log" "$command"
+        return 0
+    fi
+    if ! "$TIME" -v -o "$LOGS/book-1h.time" "$RAUDIO" play "$manifest" --output null --duration 3600 \
+        >"$LOGS/book-1h.out" 2>"$LOGS/book-1h.err" </dev/null \
+        || ! "$TIME" -v -o "$LOGS/book-10h.time" "$RAUDIO" play "$manifest" --output null \
+        >"$LOGS/book-10h.out" 2>"$LOGS/book-10h.err" </dev/null; then
+        not_measured "$figure" "$target" "raudio play failed, see $(shown "$LOGS")/book-*.err" "$command"
+        return 0
+    fi
+    local first last growth verdict
+    first=$(peak_rss_mb "$LOGS/book-1h.time")
+    last=$(peak_rss_mb "$LOGS/book-10h.time")
+    growth=$(calc "$last - $first")
+    # "No growth": within 1 MB, the allocator's own noise between two runs.
+    verdict=$(awk -v l="$last" -v g="$growth" 'BEGIN { print (l <= 40 && g <= 1) ? "met" : "not met" }')
+    row "$figure" "$target" "$last MB after 10 h, $first MB after 1 h (growth $growth MB)" \
+        "$(of_target "$last" 40): $verdict" "$command"
+}
+
+bench_seek_latency() {
+    local input="$1" name="$2"
+    local figure="seek latency in a 60-minute $name once opened (seek + first 4096-frame read, 200 random frames), sample-exact"
+    local target="median ≤ 5 ms, sample-exact"
+    local command="$(quote "$(shown "$BENCH")" seek-latency "$(shown "$input")" --repeat 200)"
+    if ! "$BENCH" seek-latency "$input" --repeat 200 >"$LOGS/seek-$name.json" 2>"$LOGS/seek-$name.err"; then
+        not_measured "$figure" "$target" "raudio-bench seek-latency failed: $(tail -1 "$LOGS/seek-$name.err")" "$command"
+        return 0
+    fi
+    local file="$LOGS/seek-$name.json" median exact verdict
+    median=$(json_get "$file" ms.median)
+    exact=$(json_get "$file" sampleExact)
+    verdict=$(awk -v m="$median" -v e="$exact" 'BEGIN { print (m <= 5 && e == "true") ? "met" : "not met" }')
+    row "$figure" "$target" \
+        "$(calc "$median") ms ($(calc "$(json_get "$file" ms.min)")-$(calc "$(json_get "$file" ms.max)") ms); exact at $(( $(json_get "$file" exactChecked) - $(json_get "$file" exactMismatches) ))/$(json_get "$file" exactChecked) checked frames; opening took $(calc "$(json_get "$file" openMs)") ms$(awk -v i="$(json_get "$file" indexMs)" 'BEGIN { if (i >= 0.01) printf " + %.4g ms for the frame index (background)", i }')" \
+        "$(of_target "$median" 5): $verdict" "$command"
+}
+
+bench_audio() {
+    section_begin "Audio playback (issue 3)" \
+        "Inputs generated into \`build/bench/\`: 60 minutes of looped espeak-ng speech as a 128 kb/s CBR MP3 and an Ogg Vorbis q4, 44.1 kHz stereo; a 10-hour book of 100 six-minute tone tracks. Reference tools run in the same hyperfine invocation; ratios are reference time / raudio time (higher is faster)."
+    local play_reason="" tools_missing
+    has_command play || play_reason="\`raudio play\` not available yet"
+    local throughput_mp3="decode-to-null throughput, 60-min MP3 128 kb/s vs mpg123 -w /dev/null"
+    local throughput_ogg="decode-to-null throughput, 60-min Ogg q4 vs oggdec -o /dev/null"
+    local cpu_figure="client CPU s per audio s, 60 s in real time into PulseAudio"
+    local rss_figure="peak RSS playing a 10-hour, 100-track book to null"
+    local first_figure="process start to first buffer handed to the output"
+
+    tools_missing=$(missing_tools espeak-ng sox soxi lame oggenc)
+    local inputs_reason=""
+    if [[ -n "$tools_missing" ]]; then
+        inputs_reason="missing tools to make the inputs: $tools_missing"
+    else
+        make_long_mp3 || inputs_reason="could not generate the 60-minute MP3, see $(shown "$LOGS")/make-mp3.log"
+        [[ -z "$inputs_reason" ]] && { make_long_ogg || inputs_reason="could not generate the 60-minute Ogg, see $(shown "$LOGS")/make-ogg.log"; }
+    fi
+
+    # Throughput against mpg123 and oggdec.
+    if [[ -n "$play_reason$inputs_reason" ]]; then
+        not_measured "$throughput_mp3" "≥ 0.9x mpg123's speed" "${play_reason:-$inputs_reason}" "hyperfine -N -w 1 -r $RUNS 'raudio play $(shown "$MP3_60") --output null' 'mpg123 -q -w /dev/null $(shown "$MP3_60")'"
+        not_measured "$throughput_ogg" "≥ 0.9x oggdec's speed" "${play_reason:-$inputs_reason}" "hyperfine -N -w 1 -r $RUNS 'raudio play $(shown "$OGG_60") --output null' 'oggdec -Q -o /dev/null $(shown "$OGG_60")'"
+    elif [[ -n "$(missing_tools hyperfine mpg123 oggdec)" ]]; then
+        not_measured "$throughput_mp3" "≥ 0.9x mpg123's speed" "missing: $(missing_tools hyperfine mpg123 oggdec)"
+        not_measured "$throughput_ogg" "≥ 0.9x oggdec's speed" "missing: $(missing_tools hyperfine mpg123 oggdec)"
+    else
+        bench_audio_throughput "$throughput_mp3" "$MP3_60" mpg123 mpg123 -q -w /dev/null "$MP3_60"
+        bench_audio_throughput "$throughput_ogg" "$OGG_60" oggdec oggdec -Q -o /dev/null "$OGG_60"
+    fi
+
+    # CPU while playing in real time into a private PulseAudio daemon.
+    if [[ -n "$play_reason$inputs_reason" ]]; then
+        not_measured "$cpu_figure" "≤ 0.005 (about mpg123 -o pulse)" "${play_reason:-$inputs_reason}" "/usr/bin/time -f '%U %S' raudio play $(shown "$MP3_60") --from 0 --duration 60 --output pulse vs mpg123 -q -o pulse -n 2297 $(shown "$MP3_60")"
+    elif [[ -n "$(missing_tools pulseaudio pactl mpg123)" ]]; then
+        not_measured "$cpu_figure" "≤ 0.005 (about mpg123 -o pulse)" "missing: $(missing_tools pulseaudio pactl mpg123)"
+    else
+        bench_audio_pulse_cpu
+    fi
+
+    # Memory over a long book.
+    if [[ -n "$play_reason" ]]; then
+        not_measured "$rss_figure" "≤ 40 MB, no growth from hour 1 to the end" "$play_reason" "/usr/bin/time -v raudio play $(shown "$BOOK_10H")/manifest.json --output null (and --duration 3600)"
+    elif [[ -n "$(missing_tools sox lame)" ]]; then
+        not_measured "$rss_figure" "≤ 40 MB, no growth from hour 1 to the end" "missing: $(missing_tools sox lame)"
+    else
+        bench_audio_long_book_rss
+    fi
+
+    # Seek latency: needs the decoders only, not `raudio play`.
+    if [[ -n "$inputs_reason" ]]; then
+        not_measured "seek latency in a 60-minute MP3, sample-exact" "median ≤ 5 ms, sample-exact" "$inputs_reason"
+        not_measured "seek latency in a 60-minute Ogg, sample-exact" "median ≤ 5 ms, sample-exact" "$inputs_reason"
+    elif [[ ! -x "$BENCH" ]]; then
+        not_measured "seek latency in a 60-minute MP3 and Ogg, sample-exact" "median ≤ 5 ms, sample-exact" "raudio-bench not built at $(shown "$BENCH")"
+    else
+        bench_seek_latency "$MP3_60" MP3
+        bench_seek_latency "$OGG_60" Ogg
+    fi
+
+    # Time to the first buffer: needs AudioNavigator inside raudio-bench.
+    local first_command="$(quote "$(shown "$BENCH")" first-buffer "$(shown "$BOOK_10H")/manifest.json")"
+    if [[ ! -x "$BENCH" ]]; then
+        not_measured "$first_figure" "≤ 100 ms" "raudio-bench not built" "$first_command"
+    else
+        "$BENCH" first-buffer "$BOOK_10H/manifest.json" >"$LOGS/first-buffer.json" 2>"$LOGS/first-buffer.err"
+        local status=$?
+        if (( status == 0 )); then
+            local median
+            median=$(json_get "$LOGS/first-buffer.json" ms.median)
+            row "$first_figure" "≤ 100 ms" "$(calc "$median") ms ($(calc "$(json_get "$LOGS/first-buffer.json" ms.min)")-$(calc "$(json_get "$LOGS/first-buffer.json" ms.max)") ms)" \
+                "$(of_target "$median" 100): $(at_most "$median" 100)" "$first_command"
+        elif (( status == 2 )); then
+            not_measured "$first_figure" "≤ 100 ms" "$(json_get "$LOGS/first-buffer.json" reason)" "$first_command"
+        else
+            not_measured "$first_figure" "≤ 100 ms" "raudio-bench first-buffer failed: $(tail -1 "$LOGS/first-buffer.err")" "$first_command"
+        fi
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Text-to-speech (issue 5): a stub until `raudio speak` exists.
+
+bench_tts() {
+    section_begin "Text-to-speech (issue 5)" \
+        "To measure side by side with \`espeak-ng\` on the same text extracted by \`raudio text\`, once \`raudio speak\` exists."
+    local reason
+    if has_command speak; then
+        reason="TODO: the TTS benchmarks are not written yet"
+    else
+        reason="\`raudio speak\` not available yet"
+    fi
+    not_measured "render-to-null throughput vs espeak-ng --stdout on the same text" "≥ 0.9x espeak-ng's speed" "$reason"
+    not_measured "time to first audio of raudio speak on moby-dick-mo from a locator in its last chapter" "≤ 150 ms" "$reason"
+    not_measured "longest silence added between utterances" "none beyond the voice's own" "$reason"
+    not_measured "peak RSS of raudio speak" "≤ 60 MB" "$reason"
+}
+
+# ---------------------------------------------------------------------------------------------------
+
+write_report() {
+    local tmp="$OUTPUT.tmp" cpu swift_version commit
+    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+    swift_version=$(swift --version 2>/dev/null | head -1)
+    commit=$(git rev-parse --short HEAD 2>/dev/null)
+    {
+        printf '# Benchmarks\n\n'
+        printf 'Written by `make bench` (`scripts/bench.sh`): a release build, then every figure below measured in one run, '
+        printf 'each against its target and, where the issue names one, against the reference tool in the same run. '
+        printf 'The machine is shared and noisy (runs vary by 10-20 %%): read the medians, the ranges and the ratios, not single figures. '
+        printf '"met" and "not met" compare the median with the target; "not measured" says why.\n\n'
+        printf -- '- Date: %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+        printf -- '- Machine: %s cores (`nproc`), %s, %s\n' "$(nproc)" "${cpu:-unknown CPU}" "$(uname -sr)"
+        printf -- '- Build: release, commit %s%s\n' "${commit:-unknown}" "${swift_version:+, $swift_version}"
+        printf -- '- Whole-process repetitions: %s; raw outputs in `build/bench/logs/` (ignored)\n\n' "$RUNS"
+        local file
+        for file in "${SECTION_FILES[@]}"; do
+            cat "$file"
+            printf '\n'
+        done
+    } >"$tmp" && mv "$tmp" "$OUTPUT"
+}
+
+bench_epub
+bench_audio
+bench_tts
+write_report
+say "wrote $(shown "$OUTPUT")"
 exit 0

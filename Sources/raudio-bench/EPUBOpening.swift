@@ -1,0 +1,19 @@
+import Foundation
+import ReadiumShared
+import ReadiumStreamer
+
+/// Opens an EPUB for a benchmark with `PublicationOpener`, insisting that it is one.
+enum EPUBOpening {
+    static func open(_ path: String) throws(BenchmarkError) -> Publication {
+        let publication: Publication
+        do {
+            publication = try PublicationOpener().open(url: URL(fileURLWithPath: path))
+        } catch {
+            throw .failed("\(error)")
+        }
+        guard publication.mediaType.matches(.epub) else {
+            throw .failed("\(path): is not an EPUB (\(publication.mediaType))")
+        }
+        return publication
+    }
+}

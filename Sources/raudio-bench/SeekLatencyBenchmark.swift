@@ -1,0 +1,96 @@
+import Foundation
+import RAudioEngine
+import ReadiumNavigator
+import ReadiumShared
+
+/// `seek-latency AUDIO [--repeat 200] [--seed 1]`: the time of `seek(toFrame:)` plus the first `read`
+/// of one output buffer, at random frames of an opened track, and whether those seeks are sample-exact.
+///
+/// The decoder is opened with `RAudioDecoderFactory`; for MP3 the background frame index is waited
+/// for first (`MPG123Decoder.waitForFrameIndex()`), since the target is "once opened". Exactness:
+/// at a few of the random frames, the samples read after a seek must equal, bit for bit, those a
+/// straight decode from the start gives at the same frame (streamed, so memory stays small).
+struct SeekLatencyBenchmark {
+    let path: String
+    let repetitions: Int
+    let seed: UInt64
+    /// One render buffer: what the output asks for after a seek.
+    static let bufferFrames = 4096
+    static let exactnessChecks = 8
+
+    init(arguments: BenchmarkArguments) throws(BenchmarkError) {
+        path = try arguments.path("AUDIO file")
+        repetitions = try arguments.integer("repeat", default: 200)
+        seed = UInt64(try arguments.integer("seed", default: 1))
+    }
+
+    func run() throws(BenchmarkError) {
+        let clock = ContinuousClock()
+        let openStart = clock.now
+        let decoder = try open()
+        let opened = clock.now
+        (decoder as? MPG123Decoder)?.waitForFrameIndex()
+        let indexed = clock.now
+        guard let frameCount = decoder.frameCount, frameCount > Int64(Self.bufferFrames) else {
+            throw .failed("\(path): unknown or too short length (\(decoder.frameCount.map(String.init) ?? "unknown") frames)")
+        }
+        var random = SplitMix64(seed: seed)
+        let limit = UInt64(frameCount) - UInt64(Self.bufferFrames)
+        let targets = (0..<repetitions).map { _ in Int64(random.next() % limit) }
+        let channels = decoder.format.channelCount
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.bufferFrames * channels)
+        defer { buffer.deallocate() }
+        var timings: [Double] = []
+        for target in targets {
+            let start = clock.now
+            do {
+                try decoder.seek(toFrame: target)
+                _ = try decoder.read(into: buffer, maxFrames: Self.bufferFrames)
+            } catch {
+                throw .failed("\(path): at frame \(target): \(error)")
+            }
+            timings.append((clock.now - start).milliseconds)
+        }
+        let checkpoints = Array(targets.prefix(Self.exactnessChecks - 1)) + [limit > 0 ? Int64(limit) : 0]
+        let exactness = try SeekExactness.check(decoder: decoder, checkpoints: checkpoints, frames: Self.bufferFrames) {
+            () throws(BenchmarkError) in try open()
+        }
+        BenchmarkRunner.emit([
+            "measurement": "seek-latency",
+            "file": .string(path),
+            "format": .string(decoder.format.description),
+            "frames": .integer(frameCount),
+            "openMs": .number(of: (opened - openStart).milliseconds),
+            "indexMs": .number(of: (indexed - opened).milliseconds),
+            "bufferFrames": .integer(Int64(Self.bufferFrames)),
+            "ms": Statistics(timings).json,
+            "exactChecked": .integer(Int64(checkpoints.count)),
+            "exactMismatches": .integer(Int64(exactness.mismatches)),
+            "sampleExact": .bool(exactness.mismatches == 0),
+        ])
+    }
+
+    private func open() throws(BenchmarkError) -> any AudioDecoder {
+        let resource = FileResource(url: URL(fileURLWithPath: path))
+        do {
+            return try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+}
+
+/// A small deterministic random generator (SplitMix64), so every run seeks to the same frames.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
