@@ -16,6 +16,8 @@ case "seek-latency":
     status = BenchmarkRunner.run { try SeekLatencyBenchmark(arguments: arguments).run() }
 case "first-buffer":
     status = BenchmarkRunner.run { try FirstBufferBenchmark(arguments: arguments).run() }
+case "narration-first-buffer":
+    status = BenchmarkRunner.run { try NarrationFirstBufferBenchmark(arguments: arguments).run() }
 default:
     FileHandle.standardError.write(Data(BenchmarkArguments.usage.utf8))
     status = arguments.subcommand == nil || arguments.subcommand == "--help" ? 0 : 64
