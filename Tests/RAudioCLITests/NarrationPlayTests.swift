@@ -154,6 +154,20 @@ struct NarrationPlayTests {
         #expect(first["text"]?.stringValue == "This is paragraph 1.")
     }
 
+    @Test func infoShowsEachNarratedItemsSMILParCountAndDurationAndStaysValidRWPM() throws {
+        let result = try ProcessRunner.raudio(["info", try Corpus.file(Self.navigation).path])
+        #expect(result.status == 0)
+        let manifest = try #require(try JSONParser.parse(result.standardOutput).objectValue)
+        let readingOrder = try #require(manifest["readingOrder"]?.arrayValue)
+        let alternates = readingOrder.compactMap { $0.objectValue?["alternate"]?.arrayValue?.first?.objectValue }
+        #expect(alternates.map { $0["href"]?.stringValue } == ["EPUB/mo/ch1.smil", "EPUB/mo/ch2.smil"])
+        #expect(alternates.map { $0["properties"]?.objectValue?["mediaOverlay"]?.objectValue?["parCount"]?.doubleValue } == [4, 2])
+        #expect(abs((alternates.first?["duration"]?.doubleValue ?? 0) - 29.218) < 0.001)
+        if ReadiumValidator.isAvailable { try ReadiumValidator.validate(.publication, result.standardOutput) }
+        let human = try ProcessRunner.raudio(["info", "--human", try Corpus.file(Self.daisy).path])
+        #expect(human.standardOutput.contains("EPUB/xhtml/navigation_tests.smil  65 par"))
+    }
+
     @Test func pagebreaksAreSkippedByDefaultAndKeptWithAnEmptySkipList() throws {
         let (skipped, _) = try play(Self.daisy, ["--output", "null", "--interval", "1000", "--no-tts"])
         let (kept, _) = try play(Self.daisy, ["--output", "null", "--interval", "1000", "--no-tts", "--skip", ""])
