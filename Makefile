@@ -21,7 +21,7 @@ release: deps ## Release build of the raudio command line (.build/release/raudio
 	$(SWIFT) build -c release --product raudio
 
 test: deps ## Run the whole test suite (tests start their own PulseAudio daemon)
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"
