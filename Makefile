@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test demo bench samples clean
+.PHONY: help deps build release test conformance soak demo bench samples clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -20,8 +20,17 @@ build: deps ## Debug build of the raudio command line (.build/debug/raudio)
 release: deps ## Release build of the raudio command line (.build/release/raudio)
 	$(SWIFT) build -c release --product raudio
 
-test: deps ## Run the whole test suite (tests start their own PulseAudio daemon)
+CORPUS ?= $(or $(RAUDIO_CORPUS),../shared/corpus)
+
+test: deps ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
 	$(SWIFT) test --no-parallel
+	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
+
+conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
+	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
+
+soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
+	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"

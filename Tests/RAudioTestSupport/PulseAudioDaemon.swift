@@ -33,24 +33,41 @@ public final class PulseAudioDaemon: @unchecked Sendable {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "XDG_RUNTIME_DIR": runtime, "HOME": home, "PULSE_SERVER": server,
         ]
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Launches `pulseaudio` in `directory` and waits (at most 10 s) until `pactl info` answers.
+    private func start() throws {
+        let path = directory.path
         let status = try Self.run("pulseaudio", [
             "--daemonize=yes", "--use-pid-file=yes", "--exit-idle-time=-1", "--disallow-exit", "-n",
             "--disable-shm=yes", "--log-target=file:\(path)/pulse.log",
             "--load=module-null-sink sink_name=test_null rate=44100 channels=2 norewinds=1",
             "--load=module-native-protocol-unix auth-anonymous=1 socket=\(path)/native.sock",
         ], environment: environment)
-        guard status == 0 else {
-            try? FileManager.default.removeItem(at: directory)
-            throw PulseAudioDaemonError("pulseaudio exited with status \(status); see its log")
-        }
+        guard status == 0 else { throw PulseAudioDaemonError("pulseaudio exited with status \(status); see its log") }
         let deadline = Date().addingTimeInterval(10)
         while (try? Self.run("pactl", ["info"], environment: environment)) != 0 {
-            if Date() > deadline {
-                stop()
-                throw PulseAudioDaemonError("the private pulseaudio did not answer within 10 s")
-            }
+            if Date() > deadline { throw PulseAudioDaemonError("the private pulseaudio did not answer within 10 s") }
             Thread.sleep(forTimeInterval: 0.05)
         }
+    }
+
+    /// Starts the daemon again on the same socket and runtime folder, after `kill()` (as a user's
+    /// session would restart it). Waits until the old process is gone and the new one answers.
+    public func restart() throws {
+        if let pid = processID {
+            let deadline = Date().addingTimeInterval(5)
+            while Glibc.kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("native.sock"))
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("run/pulse/pid"))
+        try start()
     }
 
     deinit { stop() }

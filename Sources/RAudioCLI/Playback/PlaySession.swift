@@ -36,7 +36,8 @@ struct PlaySession {
             try writer.report("error", code: failure.code, message: failure.message, fatal: true)
             return failure.status
         }
-        let components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
+        var components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
+        components.reconnectTimeout = options.reconnectTimeout
         if publication.mediaOverlays != nil || (narration.forceTTS && publication.mediaType == .epub) {
             return try await playNarration(of: publication, components: components)
         }

@@ -27,6 +27,9 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Stop after this many seconds of audio.")
     var duration: Double?
 
+    @Option(help: "Seconds to wait for a lost PulseAudio server to come back before giving up (exit 69); 0 gives up at once.")
+    var reconnectTimeout: Double = 10
+
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
@@ -39,6 +42,9 @@ struct PlaybackOptions: ParsableArguments {
         }
         guard interval.isFinite, interval >= 0.05 else {
             throw ValidationError("--interval must be at least 0.05 seconds, for example --interval 0.5")
+        }
+        guard reconnectTimeout.isFinite, reconnectTimeout >= 0 else {
+            throw ValidationError("--reconnect-timeout must be 0 or more seconds, for example --reconnect-timeout 30")
         }
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds, for example --duration 20")

@@ -37,8 +37,9 @@ struct SpeakSession {
             configuration.voiceIdentifier = found.identifier
         }
         let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
-        let components = AudioEngineComponents.make(output: command.options.output.destination(title: publication.title),
+        var components = AudioEngineComponents.make(output: command.options.output.destination(title: publication.title),
                                                      realtime: command.options.realtime)
+        components.reconnectTimeout = command.options.reconnectTimeout
         let synthesizer: PublicationSpeechSynthesizer
         do {
             synthesizer = try PublicationSpeechSynthesizer(publication: publication, engine: engine, components: components,

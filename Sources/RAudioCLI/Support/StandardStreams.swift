@@ -8,8 +8,11 @@ public enum StandardStreams {
     /// stdout was closed by the reader (the app that drives raudio went away).
     public struct ReaderGone: Error {}
 
+    /// Also ignores SIGXFSZ, so a write past a file-size limit (`ulimit -f`) fails with EFBIG and
+    /// becomes an output error (exit 74) instead of killing the process.
     public static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Writes `line` and a newline to stdout. Throws `ReaderGone` when the pipe is closed.

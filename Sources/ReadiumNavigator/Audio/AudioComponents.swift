@@ -11,18 +11,23 @@ public struct AudioComponents: Sendable {
     public var makeResampler: @Sendable (_ from: PCMFormat, _ to: PCMFormat) -> any Resampler
     /// Exact duration of a track when the manifest gives none (called off the cooperative pool).
     public var probeDuration: @Sendable (any Resource) -> Double?
+    /// How long the render thread keeps trying `makeSink` after the audio server went away
+    /// (`.serverLost`) before the loss is fatal; 0 makes it fatal at once.
+    public var reconnectTimeout: Double
 
     public init(
         decoderFactory: any AudioDecoderFactory,
         makeSink: @escaping @Sendable () throws(AudioSinkError) -> any AudioSink,
         makeSpeedProcessor: @escaping @Sendable (PCMFormat) -> any SpeedProcessor,
         makeResampler: @escaping @Sendable (_ from: PCMFormat, _ to: PCMFormat) -> any Resampler,
-        probeDuration: @escaping @Sendable (any Resource) -> Double?
+        probeDuration: @escaping @Sendable (any Resource) -> Double?,
+        reconnectTimeout: Double = 10
     ) {
         self.decoderFactory = decoderFactory
         self.makeSink = makeSink
         self.makeSpeedProcessor = makeSpeedProcessor
         self.makeResampler = makeResampler
         self.probeDuration = probeDuration
+        self.reconnectTimeout = reconnectTimeout
     }
 }

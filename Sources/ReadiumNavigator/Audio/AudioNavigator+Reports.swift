@@ -23,7 +23,7 @@ extension AudioNavigator {
             case .stopOutput: renderer.stop()
             case .drainOutput: renderer.release()
             case .reopenOutput:
-                // Reconnection is not implemented yet: losing the output is reported as fatal instead.
+                // The render thread reconnects by itself after `.outputLost` (RenderLoop+Reconnection).
                 break
             case .advanceToNext:
                 // The renderer continues with the next track by itself, gaplessly.
@@ -97,6 +97,13 @@ extension AudioNavigator {
             guard reportGeneration == generation else { return }
             hear(position)
             handle(.stop)
+        case .outputLost(let reportGeneration, let error, let position):
+            // Non-fatal: the render thread reconnects by itself and resumes at `position`.
+            if reportGeneration == generation, let position { hear(position) }
+            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: currentLocation)))
+            handle(.outputLost)
+        case .outputRestored:
+            handle(.outputRestored)
         case .outputFailed(_, let error):
             pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)
             handle(.error(fatal: true, hasNext: false))

@@ -103,6 +103,13 @@ extension MediaOverlayNavigator {
             guard reportGeneration == generation else { return }
             hear(position)
             handle(.stop)
+        case .outputLost(let reportGeneration, let error, let position):
+            // Non-fatal: the render thread reconnects by itself and resumes at `position`.
+            if reportGeneration == generation, let position { hear(position) }
+            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: currentLocation)))
+            handle(.outputLost)
+        case .outputRestored:
+            handle(.outputRestored)
         case .outputFailed(_, let error):
             pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)
             handle(.error(fatal: true, hasNext: false))

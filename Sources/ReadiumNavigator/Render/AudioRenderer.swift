@@ -82,4 +82,11 @@ final class RenderInbox: Sendable {
     func wait() {
         semaphore.wait()
     }
+
+    /// Blocks the render thread until a command arrives or `seconds` passed.
+    func wait(timeout seconds: Double) {
+        _ = semaphore.wait(timeout: .now() + seconds)
+    }
+
+    var isEmpty: Bool { queue.withLock { $0.isEmpty } }
 }

@@ -12,13 +12,14 @@ extension RenderLoop {
             sink?.pause()
             reportHeardPosition()
         case .resume:
-            guard current != nil, outputFormat != nil else { return }
+            guard current != nil, outputFormat != nil, sink != nil, reconnection == nil else { return }
             sink?.resume()
             isRunning = true
         case .flush:
             sink?.flush()
             resetProcessing()
         case .stop:
+            reconnection = nil
             isRunning = false
             sink?.flush()
             resetProcessing()
@@ -56,6 +57,7 @@ extension RenderLoop {
                                endFrame: end.map { decoder.format.frames(ofSeconds: $0) })
                 let position = RenderPosition(item: index, frame: decoder.currentFrame, sampleRate: decoder.format.sampleRate)
                 anchor = position
+                lastHeard = position
                 report(.loaded(generation: generation, position: position))
                 return
             } catch is RenderSourceEnd {
@@ -122,6 +124,7 @@ extension RenderLoop {
         anchor = current.map {
             RenderPosition(item: $0.index, frame: $0.decoder.currentFrame, sampleRate: $0.decoder.format.sampleRate)
         }
+        lastHeard = anchor ?? lastHeard
         lastPositionReport = written
     }
 
@@ -130,8 +133,13 @@ extension RenderLoop {
         preopened = nil
     }
 
-    /// A fatal output failure: reports it and releases the sink; a later `start` makes a new one.
+    /// An output failure: a lost server starts reconnecting (`RenderLoop+Reconnection`); anything else
+    /// is fatal: reports it and releases the sink; a later `start` makes a new one.
     func outputFailed(_ error: AudioSinkError) {
+        if error.code == .serverLost, components.reconnectTimeout > 0, reconnection == nil, outputFormat != nil {
+            return beginReconnecting(after: error)
+        }
+        reconnection = nil
         isRunning = false
         closeItems()
         report(.outputFailed(generation: generation, error))

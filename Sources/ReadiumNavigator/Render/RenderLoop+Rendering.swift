@@ -95,7 +95,10 @@ extension RenderLoop {
 
     func reportHeardPosition() {
         lastPositionReport = written
-        if let position = heardPosition() { report(.position(generation: generation, position)) }
+        if let position = heardPosition() {
+            lastHeard = position
+            report(.position(generation: generation, position))
+        }
     }
 
     /// Opens the next item while the current one plays, so its set-up never delays the output.

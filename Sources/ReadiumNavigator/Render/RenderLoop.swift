@@ -48,6 +48,10 @@ final class RenderLoop: @unchecked Sendable {
     var volume: Float
     var stopAfterSeconds: Double?
     var renderedSeconds = 0.0
+    /// While the output is lost: when to give up reconnecting, and the error to report then.
+    var reconnection: (deadline: ContinuousClock.Instant, error: AudioSinkError)?
+    /// The last heard position reported (the listener's place if the output dies).
+    var lastHeard: RenderPosition?
 
     /// Output frames written to the sink since it was made.
     var written: Int64 = 0
@@ -95,7 +99,10 @@ final class RenderLoop: @unchecked Sendable {
                 for command in commands where !isShutDown { perform(command) }
                 continue
             }
-            if isRunning, current != nil {
+            if reconnection != nil {
+                inbox.wait(timeout: Self.reconnectInterval)
+                if !isShutDown, inbox.isEmpty { tryReconnecting() }
+            } else if isRunning, current != nil {
                 renderStep()
             } else {
                 inbox.wait()

@@ -37,6 +37,12 @@ public enum RenderReport: Sendable {
     case publicationEnded(generation: UInt64)
     /// The clip end or the `stopAfter` limit was reached and the sink drained.
     case limitReached(generation: UInt64, position: RenderPosition)
+    /// The audio server went away while playing (non-fatal yet): rendering stopped at `position` (the
+    /// last position heard) and the thread tries to make a new sink until `components.reconnectTimeout`.
+    /// `.outputRestored` or `.outputFailed` follows.
+    case outputLost(generation: UInt64, AudioSinkError, position: RenderPosition?)
+    /// A new sink is open after `.outputLost`, paused at the lost position: `resume()` continues.
+    case outputRestored(generation: UInt64)
     /// The output failed (fatal): the render thread stopped rendering.
     case outputFailed(generation: UInt64, AudioSinkError)
     /// The render thread has exited and released everything; nothing follows.
