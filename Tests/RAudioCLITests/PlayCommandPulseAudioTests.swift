@@ -24,32 +24,66 @@ struct PlayCommandPulseAudioTests {
         }
     }
 
-    @Test func killingTheServerMidPlayIsAFatalErrorWithExitCode69() throws {
+    static func events(_ running: RunningProcess) throws -> [JSONObject] {
+        try running.outputLines.map(PlayCommandTests.object)
+    }
+
+    @Test func killingTheServerForGoodIsNonFatalFirstThenFatalWithExitCode69() throws {
         try withPulseAudioDaemon { daemon in
-            let process = Process()
-            process.executableURL = ProcessRunner.raudioExecutable
-            process.arguments = ["play", PlayCommandTests.sampleBook]
-            process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": daemon.server]) { _, new in new }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = Pipe()
-            try process.run()
-            Thread.sleep(forTimeInterval: 2)
+            let running = try RunningProcess(
+                ProcessRunner.raudioExecutable, ["play", PlayCommandTests.sampleBook, "--reconnect-timeout", "1"],
+                environment: ["PULSE_SERVER": daemon.server])
+            #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"position\"") }, "\(running.standardError)")
             daemon.kill()
-            let deadline = Date().addingTimeInterval(15)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            let hung = process.isRunning
-            if hung { process.terminate() }
-            process.waitUntilExit()
-            #expect(!hung, "raudio hung after the server went away")
-            #expect(process.terminationReason == .exit && process.terminationStatus == 69)
-            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").map(String.init)
-            let events = try lines.map { try #require(try JSONParser.parse($0).objectValue) }
-            let fatal = events.first { $0["type"] == "error" && $0["fatal"] == true }
-            #expect(fatal != nil)
+            let ended = running.finish(timeout: 20)
+            #expect(ended, "raudio hung after the server went away")
+            #expect(running.process.terminationReason == .exit && running.process.terminationStatus == 69, "\(running.standardError)")
+            let events = try Self.events(running)
+            let errors = events.filter { $0["type"] == "error" }
+            // First the loss (non-fatal, with the last locator, state loading), then the fatal give-up.
+            let lost = try #require(errors.first)
+            #expect(lost["fatal"] == false && lost["code"] == "audio-server-lost")
+            #expect(lost["locator"]?.objectValue?["href"] != nil)
+            let lostIndex = try #require(events.firstIndex { $0["type"] == "error" })
+            #expect(events[lostIndex...].contains { $0["type"] == "state" && $0["state"] == "loading" })
+            let fatal = errors.last
+            #expect(errors.count >= 2 && fatal?["fatal"] == true)
             #expect(fatal?["locator"]?.objectValue?["href"] != nil)
+        }
+    }
+
+    @Test func serverRestartedOnTheSameSocketResumesPlaybackAtTheLostLocator() throws {
+        try withPulseAudioDaemon { daemon in
+            let running = try RunningProcess(
+                ProcessRunner.raudioExecutable, ["play", PlayCommandTests.sampleBook, "--duration", "6", "--reconnect-timeout", "20"],
+                environment: ["PULSE_SERVER": daemon.server])
+            #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"position\"") }, "\(running.standardError)")
+            Thread.sleep(forTimeInterval: 1)
+            daemon.kill()
+            #expect(running.waitForLine(timeout: 20) { $0.contains("\"code\":\"audio-server-lost\"") }, "\(running.standardError)")
+            try daemon.restart()
+            let recording = try daemon.record()
+            let ended = running.finish(timeout: 60)
+            Thread.sleep(forTimeInterval: 0.3)
+            let samples = recording.stop()
+            #expect(ended, "raudio did not finish after the server came back")
+            #expect(running.process.terminationReason == .exit && running.process.terminationStatus == 0, "\(running.standardError)")
+            let events = try Self.events(running)
+            let lostIndex = try #require(events.firstIndex { $0["type"] == "error" })
+            let lost = events[lostIndex]
+            #expect(lost["fatal"] == false)
+            let after = events[(lostIndex + 1)...]
+            #expect(after.contains { $0["type"] == "state" && $0["state"] == "loading" })
+            #expect(after.contains { $0["type"] == "state" && $0["state"] == "playing" })
+            #expect(!after.contains { $0["type"] == "error" && $0["fatal"] == true })
+            // Playback resumes where it was lost: the first position after the loss is at (or just after)
+            // the lost locator, not back at the start.
+            let lostTime = try #require(lost["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+            let resumed = try #require(after.first { $0["type"] == "position" }?["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+            #expect(resumed >= lostTime - 0.3 && resumed < lostTime + 2, "lost at \(lostTime) s, resumed at \(resumed) s")
+            // The restarted server's sink received audio again.
+            let loud = samples.filter { abs(Int($0)) > 1000 }.count
+            #expect(loud > 44_100 / 2, "the restarted sink got \(loud) loud samples")
         }
     }
 }

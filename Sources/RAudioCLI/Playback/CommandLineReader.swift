@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Reads stdin line by line on a thread of its own and hands the lines out as an `AsyncStream`.
@@ -5,19 +6,33 @@ import Foundation
 /// Blocking `read(2)` never runs on Swift's cooperative pool. The stream finishes at EOF; EOF alone
 /// never stops playback. Lines longer than 64 KiB are cut there and still delivered, so the parser
 /// refuses them with `command-too-long` instead of the reader buffering without bound.
+///
+/// No line is ever dropped, and memory stays bounded under a flood: at most `maximumPendingLines`
+/// lines are handed out and not yet handled; then the reading thread blocks (and the writer with it,
+/// through the pipe) until the session calls `lineHandled()`.
 final class CommandLineReader: Sendable {
     static let maximumLineLength = 64 * 1024 + 1
+    static let maximumPendingLines = 256
 
     let lines: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
+    /// Created at 0 and signalled up: libdispatch traps when a semaphore is freed below its initial value.
+    private let slots = DispatchSemaphore(value: 0)
 
     init() {
-        (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
+        (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        for _ in 0..<Self.maximumPendingLines { slots.signal() }
+    }
+
+    /// Frees the slot of one line taken from `lines` (call once per line, after handling it).
+    func lineHandled() {
+        slots.signal()
     }
 
     /// Starts the reading thread. Call once.
     func start() {
         let continuation = continuation
+        let slots = slots
         let thread = Thread {
             Thread.current.name = "raudio.stdin"
             var line: [UInt8] = []
@@ -29,6 +44,7 @@ final class CommandLineReader: Sendable {
                 if count <= 0 { break }
                 for byte in buffer[0..<count] {
                     if byte == UInt8(ascii: "\n") {
+                        slots.wait()
                         continuation.yield(String(decoding: line, as: UTF8.self))
                         line.removeAll(keepingCapacity: true)
                         isDiscarding = false
@@ -38,7 +54,10 @@ final class CommandLineReader: Sendable {
                     }
                 }
             }
-            if !line.isEmpty { continuation.yield(String(decoding: line, as: UTF8.self)) }
+            if !line.isEmpty {
+                slots.wait()
+                continuation.yield(String(decoding: line, as: UTF8.self))
+            }
             continuation.finish()
         }
         thread.start()

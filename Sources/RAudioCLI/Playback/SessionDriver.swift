@@ -23,7 +23,9 @@ struct SessionDriver {
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen)
         await controller.play()
         for await input in inputs {
-            if let status = try await loop.handle(input) { return status }
+            let status = try await loop.handle(input)
+            if case .commandLine = input { stdin.lineHandled() }
+            if let status { return status }
         }
         return loop.finalStatus
     }

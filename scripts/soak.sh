@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# `make soak` (not in CI): long runs to the null output at full speed, sampling memory and file
+# descriptors, and checking they stay flat.
+#   1. a generated 10-hour, 100-track audiobook (8 kb/s mono MP3, distinct files and hrefs, made by
+#      scripts/bench.sh's generator into build/bench/, reused when present) through `raudio play`;
+#   2. a whole corpus EPUB through `raudio speak`.
+# Checks: RSS at the last sample within RAUDIO_SOAK_RSS_SLACK_MB (default 4) of the first hour's,
+# no fd growth, every track transition reported (play: 100 `track` events), the last position's
+# totalProgression == 1 (play). Writes docs/SOAK.md.
+#
+# Usage: scripts/soak.sh RAUDIO_BINARY
+# Environment: RAUDIO_CORPUS, RAUDIO_SOAK_EPUB (default: childrens-literature.epub from the corpus),
+#   RAUDIO_SOAK_OUTPUT (default docs/SOAK.md). Exit 0 when every check passed, 1 otherwise.
+set -uo pipefail
+
+RAUDIO="${1:?usage: soak.sh RAUDIO_BINARY}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 64
+RAUDIO="$(cd "$(dirname "$RAUDIO")" && pwd)/$(basename "$RAUDIO")"
+CORPUS="${RAUDIO_CORPUS:-$ROOT/../shared/corpus}"
+EPUB="${RAUDIO_SOAK_EPUB:-$(find "$CORPUS/epub" -name childrens-literature.epub -print -quit 2>/dev/null)}"
+OUTPUT="${RAUDIO_SOAK_OUTPUT:-$ROOT/docs/SOAK.md}"
+SLACK_MB="${RAUDIO_SOAK_RSS_SLACK_MB:-4}"
+WORK="$ROOT/build/soak"
+mkdir -p "$WORK" "$ROOT/build/bench/logs" || exit 64
+
+# The book generator of scripts/bench.sh (its functions only: bench.sh runs nothing when sourced
+# with BENCH_SOURCE_ONLY; otherwise fall back to an identical local generator).
+BOOK="$ROOT/build/bench/book-10h-100-tracks"
+make_book() {
+    [[ -s "$BOOK/manifest.json" ]] && return 0
+    echo "soak: generating $BOOK (once; 100 tracks of 6 minutes)" >&2
+    local tmp="$BOOK.tmp" index name entries="" frequency
+    rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+    for index in $(seq 1 100); do
+        name=$(printf 'track-%03d.mp3' "$index")
+        frequency=$((200 + 7 * index))
+        sox -n -r 8000 -c 1 -b 16 -t raw -e signed - synth 360 sine "$frequency" vol 0.3 2>>"$WORK/make-book.log" \
+            | lame --quiet -r -s 8 --bitwidth 16 --signed --little-endian -m m -b 8 - "$tmp/$name" \
+            2>>"$WORK/make-book.log" || return 1
+        entries+="${entries:+,}{\"href\":\"$name\",\"type\":\"audio/mpeg\",\"title\":\"Track $index\",\"duration\":360}"
+    done
+    cat >"$tmp/manifest.json" <<JSON
+{"@context":"https://readium.org/webpub-manifest/context.jsonld",
+ "metadata":{"@type":"http://schema.org/Audiobook","conformsTo":"https://readium.org/webpub-manifest/profiles/audiobook",
+  "identifier":"urn:raudio:bench:10h","title":"raudio benchmark: ten hours","language":"en","duration":36000},
+ "readingOrder":[$entries]}
+JSON
+    rm -rf "$BOOK" && mv "$tmp" "$BOOK"
+}
+
+# run_sampled NAME COMMAND...: runs COMMAND with stdout to $WORK/NAME.out; samples VmRSS and the fd
+# count every 0.5 s into $WORK/NAME.samples ("seconds rss_kB fds"). Prints the exit status.
+run_sampled() {
+    local name="$1"; shift
+    "$@" </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    local pid=$! start=$(date +%s.%N)
+    : >"$WORK/$name.samples"
+    while kill -0 "$pid" 2>/dev/null; do
+        local rss fds
+        rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+        fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
+        [[ -n "$rss" ]] && printf '%s %s %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$rss" "$fds" >>"$WORK/$name.samples"
+        sleep 0.5
+    done
+    wait "$pid"
+    echo $?
+}
+
+# analyse NAME KIND: checks and a report row; KIND is play or speak. Prints a markdown section,
+# and "FAILED" lines on stderr for each failed check.
+analyse() {
+    python3 - "$WORK/$1.out" "$WORK/$1.samples" "$2" "$SLACK_MB" "$3" "$4" <<'PY'
+import json, sys
+out, samples_path, kind, slack, status, label = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+events = []
+for line in open(out, encoding="utf-8", errors="replace"):
+    try: events.append(json.loads(line))
+    except Exception: pass
+samples = [tuple(float(x) for x in l.split()) for l in open(samples_path) if l.strip()]
+# media time of each sample: the progression of the positions, mapped by wall time isn't available;
+# use the fraction of the run instead (at full speed media time is proportional to wall time).
+n = len(samples)
+def rss_at(fraction_lo, fraction_hi):
+    part = [s[1] for i, s in enumerate(samples) if fraction_lo <= i / max(n, 1) < fraction_hi]
+    return max(part) / 1024 if part else float("nan")
+first = rss_at(0.0, 0.1)          # the first hour of ten (the first tenth of the run)
+last = rss_at(0.9, 1.01)          # the last hour
+fds = [int(s[2]) for s in samples]
+fd_first = max(fds[: max(1, n // 10)]) if fds else 0
+fd_last = max(fds[-max(1, n // 10):]) if fds else 0
+peak = max((s[1] for s in samples), default=0) / 1024
+wall = samples[-1][0] if samples else 0
+checks = []
+checks.append(("exit status 0", status == 0, str(status)))
+checks.append((f"RSS last hour within {slack:g} MB of first hour", abs(last - first) <= slack, f"{first:.1f} MB -> {last:.1f} MB"))
+checks.append(("no fd growth", fd_last <= fd_first, f"{fd_first} -> {fd_last}"))
+errors = [e for e in events if e.get("type") == "error"]
+checks.append(("no error event", not errors, f"{len(errors)}"))
+if kind == "play":
+    tracks = [e for e in events if e.get("type") == "track"]
+    checks.append(("every track reported (100 track events)", len(tracks) == 100, f"{len(tracks)}"))
+    hrefs = {e.get("locator", {}).get("href") for e in tracks}
+    checks.append(("distinct track hrefs", len(hrefs) == 100, f"{len(hrefs)}"))
+    progressions = [e["locator"]["locations"].get("totalProgression") for e in events
+                    if e.get("type") in ("position", "state") and "locator" in e and "locations" in e["locator"]]
+    final = progressions[-1] if progressions else None
+    checks.append(("final totalProgression == 1", final is not None and abs(final - 1) < 1e-9, f"{final}"))
+    ended = any(e.get("type") == "state" and e.get("state") == "ended" for e in events)
+    checks.append(("reached the end (state ended)", ended, str(ended)))
+else:
+    utterances = [e for e in events if e.get("type") == "utterance"]
+    hrefs = []
+    for e in utterances:
+        h = e.get("locator", {}).get("href")
+        if not hrefs or hrefs[-1] != h: hrefs.append(h)
+    checks.append(("utterances spoken", len(utterances) > 0, f"{len(utterances)} in {len(set(hrefs))} resources"))
+    ended = any(e.get("type") == "state" and e.get("state") == "ended" for e in events)
+    checks.append(("reached the end (state ended)", ended, str(ended)))
+print(f"## {label}\n")
+print(f"{n} samples over {wall:.0f} s of wall time; peak RSS {peak:.1f} MB.\n")
+print("| check | result | figures |\n|---|---|---|")
+for name, ok, figure in checks:
+    print(f"| {name} | {'pass' if ok else 'FAIL'} | {figure} |")
+    if not ok: print(f"soak: FAILED: {label}: {name}: {figure}", file=sys.stderr)
+tenth = max(1, n // 10)
+print("\nRSS (MB) and open fds per tenth of the run (for the book, each tenth is one hour of media):\n")
+print("| tenth | " + " | ".join(str(i + 1) for i in range(10)) + " |\n|---" * 1 + "|---" * 10 + "|")
+rows_rss, rows_fd = [], []
+for i in range(10):
+    part = samples[i * tenth:(i + 1) * tenth] if i < 9 else samples[9 * tenth:]
+    rows_rss.append(f"{max(s[1] for s in part) / 1024:.1f}" if part else "-")
+    rows_fd.append(f"{max(int(s[2]) for s in part)}" if part else "-")
+print("| RSS | " + " | ".join(rows_rss) + " |")
+print("| fds | " + " | ".join(rows_fd) + " |\n")
+PY
+}
+
+failed=0
+report="$WORK/report.md"
+{
+    printf '# Soak runs\n\nWritten by `make soak` (`scripts/soak.sh`, not part of CI) on %s, release build, ' "$(date -u +%Y-%m-%d)"
+    printf 'output `null` at full speed; VmRSS and `/proc/PID/fd` sampled every 0.5 s of wall time.\n\n'
+} >"$report"
+
+if make_book; then
+    echo "soak: playing the 10-hour book" >&2
+    status=$(run_sampled book "$RAUDIO" play "$BOOK/manifest.json" --output null --interval 60)
+    analyse book play "$status" "raudio play: 10 hours, 100 tracks (build/bench/book-10h-100-tracks)" >>"$report" || failed=1
+else
+    printf '## raudio play: 10-hour book\n\nnot run: the book could not be generated (see build/soak/make-book.log)\n\n' >>"$report"
+    failed=1
+fi
+
+if [[ -f "$EPUB" ]]; then
+    echo "soak: speaking $(basename "$EPUB")" >&2
+    status=$(run_sampled speak "$RAUDIO" speak "$EPUB" --output null --interval 60)
+    analyse speak speak "$status" "raudio speak: $(basename "$EPUB"), whole book" >>"$report" || failed=1
+else
+    printf '## raudio speak\n\nnot run: %s is missing\n\n' "$EPUB" >>"$report"
+    failed=1
+fi
+
+cp "$report" "$OUTPUT"
+grep -q '| FAIL |' "$report" && failed=1
+echo "soak: report in ${OUTPUT#"$ROOT"/}" >&2
+exit "$failed"
