@@ -50,7 +50,7 @@ JSON
 }
 
 # run_sampled NAME COMMAND...: runs COMMAND with stdout to $WORK/NAME.out; samples VmRSS and the fd
-# count every 0.5 s into $WORK/NAME.samples ("seconds rss_kB fds"). Prints the exit status.
+# count every 0.1 s into $WORK/NAME.samples ("seconds rss_kB fds"). Prints the exit status.
 run_sampled() {
     local name="$1"; shift
     "$@" </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err" &
@@ -61,7 +61,7 @@ run_sampled() {
         rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
         fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
         [[ -n "$rss" ]] && printf '%s %s %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$rss" "$fds" >>"$WORK/$name.samples"
-        sleep 0.5
+        sleep 0.1
     done
     wait "$pid"
     echo $?
@@ -81,13 +81,14 @@ samples = [tuple(float(x) for x in l.split()) for l in open(samples_path) if l.s
 # media time of each sample: the progression of the positions, mapped by wall time isn't available;
 # use the fraction of the run instead (at full speed media time is proportional to wall time).
 n = len(samples)
-def rss_at(fraction_lo, fraction_hi):
-    part = [s[1] for i, s in enumerate(samples) if fraction_lo <= i / max(n, 1) < fraction_hi]
-    return max(part) / 1024 if part else float("nan")
-first = rss_at(0.0, 0.1)          # the first hour of ten (the first tenth of the run)
-last = rss_at(0.9, 1.01)          # the last hour
+# The first hour of ten is the first tenth of the run (media time is proportional to wall time at full
+# speed): its figures are those of the sample at the end of that tenth, once start-up is over; the last
+# hour's are the largest of the last tenth.
+tenth_index = max(0, n // 10 - 1)
+first = samples[tenth_index][1] / 1024 if samples else float("nan")
+last = max(s[1] for s in samples[-max(1, n // 10):]) / 1024 if samples else float("nan")
 fds = [int(s[2]) for s in samples]
-fd_first = max(fds[: max(1, n // 10)]) if fds else 0
+fd_first = fds[tenth_index] if fds else 0
 fd_last = max(fds[-max(1, n // 10):]) if fds else 0
 peak = max((s[1] for s in samples), default=0) / 1024
 wall = samples[-1][0] if samples else 0
@@ -140,7 +141,7 @@ failed=0
 report="$WORK/report.md"
 {
     printf '# Soak runs\n\nWritten by `make soak` (`scripts/soak.sh`, not part of CI) on %s, release build, ' "$(date -u +%Y-%m-%d)"
-    printf 'output `null` at full speed; VmRSS and `/proc/PID/fd` sampled every 0.5 s of wall time.\n\n'
+    printf 'output `null` at full speed; VmRSS and `/proc/PID/fd` sampled every 0.1 s of wall time.\n\n'
 } >"$report"
 
 if make_book; then

@@ -14,7 +14,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let mount = try ProcessRunner.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", options, "tmpfs", folder.url.path], timeout: 10)
         try #require(mount.status == 0, "mount failed: \(mount.standardError)")
-        defer { _ = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [folder.path], timeout: 10) }
+        defer { _ = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [folder.url.path], timeout: 10) }
         return try body(folder.url.path)
     }
 

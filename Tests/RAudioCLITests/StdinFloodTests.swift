@@ -43,7 +43,8 @@ import Testing
         }
         text += "play\n{\"command\":\"status\",\"id\":\"final-status\"}\n"
         // Written from another thread: raudio applies back-pressure through the pipe.
-        let written = Thread.detachNewThreadWithResult { running.send(text) }
+        let allText = text
+        let written = Thread.detachNewThreadWithResult { running.send(allText) }
         let answered = running.waitForLine(timeout: 120) { $0.contains("\"id\":\"final-status\"") }
         #expect(answered, "no answer to the final status (deadlock?)\n\(running.standardError.suffix(2000))")
         // The state event after the status ack is printed right after it.

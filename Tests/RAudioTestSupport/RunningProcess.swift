@@ -10,8 +10,8 @@ public final class RunningProcess: @unchecked Sendable {
     private let input = Pipe()
     private let output = Pipe()
     private let errorOutput = Pipe()
-    private let lines = Mutex<[String]>([])
-    private let errors = Mutex(Data())
+    private let lines = Locked<[String]>([])
+    private let errors = Locked(Data())
     private let readerDone = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` (the environment is this process's plus `environment`).
@@ -97,7 +97,7 @@ public final class RunningProcess: @unchecked Sendable {
     public func statusKilobytes(_ field: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("\(field):") {
-            return Int(line.dropFirst(field.count + 1).split(separator: " ").first ?? "")
+            return line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
         }
         return nil
     }
@@ -114,4 +114,11 @@ public final class RunningProcess: @unchecked Sendable {
         _ = readerDone.wait(timeout: .now() + 5)
         return ended
     }
+}
+
+/// A value behind a `Mutex`, in a class so that reader threads can share it.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }

@@ -30,7 +30,8 @@ struct SessionLoop {
             return fatalStatus ?? .success
         case .commandLine(let line):
             return try await handle(line: line)
-        case .signal:
+        case .signal(let number):
+            StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
             return try await quit()
         case .stopTimeout:
             // The navigator did not confirm the stop: say where we were and leave.
