@@ -5,6 +5,8 @@ import ReadiumShared
 struct SessionDriver {
     let writer: EventWriter
     let keepOpen: Bool
+    /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
+    static let stopGracePeriod: Duration = .seconds(3)
 
     /// Runs until the session ends and returns its exit status. `moveToStart` places the controller
     /// at `--from` and returns a message when that position is unusable (a usage error, exit 64).
@@ -19,13 +21,23 @@ struct SessionDriver {
             try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
             return .usage
         }
-        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals)
+        let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
+        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers)
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen)
         await controller.play()
+        var isStopTimerRunning = false
         for await input in inputs {
             let status = try await loop.handle(input)
             if case .commandLine = input { stdin.lineHandled() }
             if let status { return status }
+            if loop.isQuitting, !isStopTimerRunning {
+                // A quit or a signal waits for the navigator's final state, but never forever.
+                isStopTimerRunning = true
+                Task {
+                    try? await Task.sleep(for: Self.stopGracePeriod)
+                    timerContinuation.yield(.stopTimeout)
+                }
+            }
         }
         return loop.finalStatus
     }

@@ -11,9 +11,10 @@ enum SessionInput: Sendable {
 }
 
 extension SessionInput {
-    /// Merges the navigator's events, stdin lines and signals into one stream.
+    /// Merges the navigator's events, stdin lines, signals and the session's own timers into one stream.
     static func merged(
-        events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>
+        events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>,
+        timers: AsyncStream<SessionInput>
     ) -> AsyncStream<SessionInput> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
         let tasks = [
@@ -23,6 +24,7 @@ extension SessionInput {
             },
             Task { for await line in lines { continuation.yield(.commandLine(line)) } },
             Task { for await number in signals { continuation.yield(.signal(number)) } },
+            Task { for await input in timers { continuation.yield(input) } },
         ]
         continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
         return stream

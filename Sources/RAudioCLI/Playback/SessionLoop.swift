@@ -13,7 +13,7 @@ struct SessionLoop {
     private var lastLocator: Locator?
     private var lastState: PlaybackState?
     /// Set once a stop was asked for (quit, signal): the next terminal state ends the session.
-    private var isQuitting = false
+    private(set) var isQuitting = false
     private var fatalStatus: ExitStatus?
 
     init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool) {
