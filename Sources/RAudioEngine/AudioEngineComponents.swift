@@ -29,7 +29,7 @@ public enum AudioEngineComponents {
             },
             makeResampler: { (from: PCMFormat, to: PCMFormat) -> any Resampler in
                 if let soxr = try? SoxrResampler(from: from, to: to) { return soxr }
-                return SilentResampler(from: from, to: to)
+                return LinearResampler(from: from, to: to)
             },
             probeDuration: { (resource: any Resource) -> Double? in
                 guard let duration = try? AudioDurationProbe.duration(of: resource) else { return nil }
@@ -76,20 +76,4 @@ final class PassthroughSpeedProcessor: SpeedProcessor {
     }
     func flush() {}
     func reset() { samples.removeAll(keepingCapacity: true) }
-}
-
-/// The fallback when libsoxr cannot convert between two formats: drops the audio (the track is heard
-/// as nothing rather than at the wrong speed).
-final class SilentResampler: Resampler {
-    let inputFormat: PCMFormat
-    let outputFormat: PCMFormat
-    init(from: PCMFormat, to: PCMFormat) {
-        inputFormat = from
-        outputFormat = to
-    }
-    func push(_ samples: UnsafeBufferPointer<Float>) {}
-    var availableFrames: Int { 0 }
-    func pull(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
-    func flush() {}
-    func reset() {}
 }

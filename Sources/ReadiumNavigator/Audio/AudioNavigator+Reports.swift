@@ -146,6 +146,7 @@ extension AudioNavigator {
         let publication = publication
         let probe = components.probeDuration
         let thread = Thread { [weak self] in
+            Thread.current.name = "raudio.probe"
             for index in missing {
                 guard self != nil else { return }
                 let link = publication.readingOrder[index]
@@ -154,7 +155,6 @@ extension AudioNavigator {
                 Task { [weak self] in await self?.didProbe(track: index, seconds: seconds) }
             }
         }
-        thread.name = "raudio.probe"
         thread.start()
     }
 

@@ -21,7 +21,9 @@ struct HeardPositionMarksTests {
             marks.append(.init(outputEnd: Int64(index * 10), item: 0, itemFrame: Int64(index * 10), sampleRate: 1, ratio: 1))
         }
         #expect(marks.count == 2)
-        #expect(marks.position(heardAt: 0)?.frame == 30)
+        // Only the last two marks are kept: 35 maps through the mark ending at 40.
+        #expect(marks.position(heardAt: 35)?.frame == 35)
+        #expect(marks.position(heardAt: 50)?.frame == 50)
         marks.removeAll()
         #expect(marks.position(heardAt: 0) == nil)
     }
