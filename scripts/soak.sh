@@ -60,7 +60,7 @@ run_sampled() {
         local rss fds
         rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
         fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
-        [[ -n "$rss" ]] && printf '%s %s %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$rss" "$fds" >>"$WORK/$name.samples"
+        [[ -n "$rss" ]] && printf '%s %s %s\n' "$(awk -v now="$(date +%s.%N)" -v start="$start" 'BEGIN { printf "%.3f", now - start }')" "$rss" "$fds" >>"$WORK/$name.samples"
         sleep 0.1
     done
     wait "$pid"
