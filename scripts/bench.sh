@@ -495,6 +495,7 @@ bench_audio() {
     else
         bench_first_buffer "$first_figure"
     fi
+    section_note "The client CPU of \`raudio play\` into PulseAudio includes, besides decoding, the start of a Swift process and the exact-seek frame index that raudio builds in the background over the whole 60-minute MP3 on opening (its time is the \"frame index\" of the MP3 seek row); mpg123 -o pulse builds none, and a 60-second clip does not amortize it."
 }
 
 # bench_first_buffer FIGURE: process start -> first buffer handed to the output, median over
@@ -666,6 +667,7 @@ bench_tts() {
     bench_tts_first_buffer
     bench_tts_gaps
     bench_tts_rss
+    section_note "Reading the throughput row: hyperfine compares whole-process wall time. \`raudio speak\` synthesizes each utterance by its own \`espeak_Synth\` call (so each ends with the voice's own end-of-utterance pause, on wasteland.epub 1441 s of audio against the 1312 s espeak-ng makes from the same lines) on one eSpeak thread, while rendering, content extraction and the JSON events (\`utterance\`, and a \`range\` per word) run on other threads: on an idle 2-core machine they overlap with synthesis; on a loaded one they add up (a perf profile of \`raudio speak\` shows libespeak-ng at about 73 % of its CPU time)."
 }
 
 # ---------------------------------------------------------------------------------------------------
