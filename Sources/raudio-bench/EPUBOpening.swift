@@ -4,10 +4,11 @@ import ReadiumStreamer
 
 /// Opens an EPUB for a benchmark with `PublicationOpener`, insisting that it is one.
 enum EPUBOpening {
-    static func open(_ path: String) throws(BenchmarkError) -> Publication {
+    /// - Parameter checksContentDocuments: as `raudio speak` opens (false) or as the other commands do.
+    static func open(_ path: String, checksContentDocuments: Bool = true) throws(BenchmarkError) -> Publication {
         let publication: Publication
         do {
-            publication = try PublicationOpener().open(url: URL(fileURLWithPath: path))
+            publication = try PublicationOpener(checksContentDocuments: checksContentDocuments).open(url: URL(fileURLWithPath: path))
         } catch {
             throw .failed("\(error)")
         }

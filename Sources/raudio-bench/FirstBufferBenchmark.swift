@@ -1,20 +1,19 @@
+import Dispatch
 import Foundation
+import RAudioEngine
+import ReadiumNavigator
 import ReadiumShared
+import ReadiumStreamer
+import Synchronization
 
 /// `first-buffer BOOK`: the time from process start (`/proc/self/stat`) to the first buffer the
 /// `AudioNavigator` hands to the output, playing BOOK from its start to the null output.
 ///
-/// Not measurable yet: `AudioNavigator` is being written on the `navigator` branch and is not in
-/// this build, so this reports `not-measured` (exit 2).
-///
-/// TODO(audio playback issue, once AudioNavigator is merged): fill in
-///     func measure(book: String) throws(BenchmarkError) -> Double  // ms from process start
-/// Open BOOK with `PublicationOpener`, build `AudioNavigator(publication:components:configuration:)`
-/// with the engine's components writing to a sink that wraps `NullSink` and records, on its first
-/// `write`, `ProcessStartTime.secondsSinceStart()`; call `play()`, wait for that first write, then
-/// `close()`, and emit `["measurement": "first-buffer", "ms": ...]`. Note that the process start
-/// time has a resolution of one clock tick (10 ms with CLK_TCK = 100): run it many times in the
-/// script and quote the median.
+/// One measurement per process (the script runs many fresh processes and quotes the median): opens
+/// BOOK with `PublicationOpener`, builds `AudioNavigator` with `AudioEngineComponents.make(output:
+/// .null)` whose sink is wrapped in a `FirstWriteTimingSink`, calls `play()`, waits for the first
+/// `write`, then closes. Also reports where the time went: process start to `main`, opening, the
+/// navigator's init, and `play()` to the first write.
 struct FirstBufferBenchmark {
     let book: String
 
@@ -23,6 +22,53 @@ struct FirstBufferBenchmark {
     }
 
     func run() throws(BenchmarkError) {
-        throw .notMeasurable("AudioNavigator is not in this build yet (branch navigator)")
+        guard let startBoot = ProcessStartTime.startBootSeconds() else {
+            throw .notMeasurable("/proc/self/stat is not readable: no process start time")
+        }
+        let mainBoot = ProcessStartTime.bootTimeNow()
+        let clock = ContinuousClock()
+        let openStart = clock.now
+        let publication: Publication
+        do {
+            publication = try PublicationOpener().open(url: URL(fileURLWithPath: book))
+        } catch {
+            throw .failed("\(book): \(error)")
+        }
+        let opened = clock.now
+        let record = FirstWriteTimingSink.Record()
+        let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
+        let navigator: AudioNavigator
+        do {
+            navigator = try AudioNavigator(publication: publication, components: components)
+        } catch {
+            throw .failed("\(book): \(error)")
+        }
+        let built = clock.now
+        let playCalled = Mutex<ContinuousClock.Instant?>(nil)
+        Task {
+            playCalled.withLock { $0 = clock.now }
+            await navigator.play()
+        }
+        guard record.waitForFirstWrite(timeout: 30), let firstBoot = record.bootSeconds,
+              let firstInstant = record.instant else {
+            throw .failed("\(book): no buffer was written within 30 s")
+        }
+        let closed = DispatchSemaphore(value: 0)
+        Task {
+            await navigator.close()
+            closed.signal()
+        }
+        closed.wait()
+        let play = playCalled.withLock { $0 } ?? built
+        BenchmarkRunner.emit([
+            "measurement": "first-buffer",
+            "file": .string(book),
+            "ms": .number(of: (firstBoot - startBoot) * 1000),
+            "mainMs": .number(of: (mainBoot - startBoot) * 1000),
+            "openMs": .number(of: (opened - openStart).milliseconds),
+            "navigatorMs": .number(of: (built - opened).milliseconds),
+            "playToFirstBufferMs": .number(of: (firstInstant - play).milliseconds),
+            "tickMs": .number(of: 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))),
+        ])
     }
 }

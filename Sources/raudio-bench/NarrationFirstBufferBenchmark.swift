@@ -52,64 +52,42 @@ struct NarrationFirstBufferBenchmark {
         return Locator(href: textHref, type: "application/xhtml+xml")
     }
 
-    /// Milliseconds from building the navigator to the first buffer written.
+    /// Milliseconds from building the navigator to the first buffer written (to the real null sink,
+    /// wrapped in a `FirstWriteTimingSink`).
     private func measure(_ publication: Publication, from locator: Locator) throws(BenchmarkError) -> Double {
         let clock = ContinuousClock()
-        let firstWrite = Mutex<ContinuousClock.Instant?>(nil)
-        let written = DispatchSemaphore(value: 0)
-        var components = AudioEngineComponents.make(output: .null)
-        components.makeSink = { () throws(AudioSinkError) -> any AudioSink in
-            FirstWriteSink(onFirstWrite: {
-                firstWrite.withLock { $0 = clock.now }
-                written.signal()
-            })
-        }
-        let outcome = Mutex<Result<ContinuousClock.Instant, BenchmarkError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let record = FirstWriteTimingSink.Record()
+        let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
+        let navigator = Mutex<MediaOverlayNavigator?>(nil)
+        let failure = Mutex<BenchmarkError?>(nil)
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        // The navigator is built and commanded on the cooperative pool; this (main) thread waits for
+        // the first write, so no pool thread ever blocks.
         Task {
-            let start = clock.now
+            started.withLock { $0 = clock.now }
             do {
-                let navigator = try MediaOverlayNavigator(publication: publication, components: components, engine: nil)
-                try await navigator.go(to: locator)
-                await navigator.play()
-                await Task.detached { written.wait() }.value
-                await navigator.close()
-                outcome.withLock { $0 = .success(start) }
+                let built = try MediaOverlayNavigator(publication: publication, components: components, engine: nil)
+                navigator.withLock { $0 = built }
+                try await built.go(to: locator)
+                await built.play()
             } catch {
-                outcome.withLock { $0 = .failure(.failed("\(path): \(error)")) }
+                failure.withLock { $0 = .failed("\(path): \(error)") }
+                record.cancel()
             }
-            done.signal()
         }
-        done.wait()
-        switch outcome.withLock({ $0 }) {
-        case .success(let start)?:
-            guard let end = firstWrite.withLock({ $0 }) else { throw .failed("\(path): no buffer was written") }
-            return (end - start).milliseconds
-        case .failure(let error)?: throw error
-        case nil: throw .failed("\(path): the measurement did not finish")
+        let written = record.waitForFirstWrite(timeout: 30)
+        if let built = navigator.withLock({ $0 }) {
+            let closed = DispatchSemaphore(value: 0)
+            Task {
+                await built.close()
+                closed.signal()
+            }
+            closed.wait()
         }
+        if let error = failure.withLock({ $0 }) { throw error }
+        guard written, let end = record.instant, let start = started.withLock({ $0 }) else {
+            throw .failed("\(path): no buffer was written within 30 s")
+        }
+        return (end - start).milliseconds
     }
-}
-
-/// A null output that reports its first write (on the render thread).
-final class FirstWriteSink: AudioSink {
-    private let onFirstWrite: @Sendable () -> Void
-    private var hasWritten = false
-
-    init(onFirstWrite: @escaping @Sendable () -> Void) {
-        self.onFirstWrite = onFirstWrite
-    }
-
-    func open(format: PCMFormat) throws(AudioSinkError) {}
-    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
-        guard !hasWritten else { return }
-        hasWritten = true
-        onFirstWrite()
-    }
-    var pendingFrames: Int { 0 }
-    func pause() {}
-    func resume() {}
-    func flush() {}
-    func drain() throws(AudioSinkError) {}
-    func close() throws(AudioSinkError) {}
 }

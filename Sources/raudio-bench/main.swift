@@ -16,6 +16,10 @@ case "seek-latency":
     status = BenchmarkRunner.run { try SeekLatencyBenchmark(arguments: arguments).run() }
 case "first-buffer":
     status = BenchmarkRunner.run { try FirstBufferBenchmark(arguments: arguments).run() }
+case "speak-first-buffer":
+    status = BenchmarkRunner.run { try SpeakFirstBufferBenchmark(arguments: arguments).run() }
+case "speak-gaps":
+    status = BenchmarkRunner.run { try SpeechGapBenchmark(arguments: arguments).run() }
 case "narration-first-buffer":
     status = BenchmarkRunner.run { try NarrationFirstBufferBenchmark(arguments: arguments).run() }
 default:

@@ -13,7 +13,9 @@ struct SpeakSession {
     /// Throws `CommandFailure` for problems found before any event is printed: an unknown voice (64),
     /// a missing file (66), a publication with nothing to speak (65).
     func run() async throws(CommandFailure) -> ExitStatus {
-        let publication = try PublicationLoading.open(path: command.path)
+        // The content service warns about a malformed chapter when the reading reaches it (a `warning`
+        // event): no need to parse the whole book before the first word.
+        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
         PublicationLoading.reportWarnings(of: publication)
         if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {

@@ -4,10 +4,13 @@ import ReadiumStreamer
 
 /// Opens the publication a command was given, turning failures into `CommandFailure`s.
 enum PublicationLoading {
-    static func open(path: String) throws(CommandFailure) -> Publication {
+    /// - Parameter checksContentDocuments: false for commands that read the text through the content
+    ///   service (which warns about a malformed document when it reaches it): opening then parses no
+    ///   spine document up front (`PublicationOpener.checksContentDocuments`).
+    static func open(path: String, checksContentDocuments: Bool = true) throws(CommandFailure) -> Publication {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         do {
-            return try PublicationOpener().open(url: url)
+            return try PublicationOpener(checksContentDocuments: checksContentDocuments).open(url: url)
         } catch {
             throw CommandFailure(error)
         }

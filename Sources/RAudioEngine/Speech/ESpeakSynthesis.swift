@@ -35,8 +35,14 @@ final class ESpeakSynthesis {
         }
         let firstNew = samples.count
         if let wav, count > 0 {
+            // Converted in place in one loop the compiler vectorizes (a lazy map appended element by
+            // element cost more than the rest of the callback).
             let scale = scale
-            samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: count).lazy.map { Float($0) * scale })
+            samples.append(contentsOf: repeatElement(0, count: count))
+            samples.withUnsafeMutableBufferPointer { buffer in
+                let destination = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
+                for index in 0..<count { destination[index] = Float(wav[index]) * scale }
+            }
         }
         if let onChunk, samples.count > firstNew {
             onChunk(TTSAudioChunk(samples: Array(samples[firstNew...]), startFrame: Int64(firstNew), wordBoundaries: mapper.takeSettled()))

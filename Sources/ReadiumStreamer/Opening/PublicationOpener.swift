@@ -8,7 +8,15 @@ import ReadiumShared
 /// ZIP or folder of audio files), a single audio file, and EPUBs. Errors name the path and say what
 /// was wrong; LCP-protected publications open (their metadata is readable) with `protection == .lcp`.
 public struct PublicationOpener: Sendable {
-    public init() {}
+    /// Whether EPUBs have every spine document parsed at opening to warn about those that are not
+    /// well-formed (`EPUBParser.checksContentDocuments`). Readers that go through the content service,
+    /// which warns about a document when it reaches it, turn it off: it costs a parse of the whole
+    /// book before the first word (most of the opening time of a long book).
+    public var checksContentDocuments: Bool
+
+    public init(checksContentDocuments: Bool = true) {
+        self.checksContentDocuments = checksContentDocuments
+    }
 
     /// Opens `url`. Blocks on file I/O; call it off the cooperative pool for large folders.
     public func open(url: URL) throws(OpeningError) -> Publication {
@@ -70,7 +78,7 @@ public struct PublicationOpener: Sendable {
             return try ReadiumManifestParser().parse(container: container, format: hasLicense ? .lcpProtectedPackage : .readiumPackage)
         }
         if entries.contains("META-INF/container.xml") {
-            return try EPUBOpening.parse(container: container)
+            return try EPUBOpening.parse(container: container, checksContentDocuments: checksContentDocuments)
         }
         if InformalAudiobookParser.hasAudio(container.entries) {
             return try InformalAudiobookParser().parse(container: container)
@@ -114,9 +122,9 @@ public struct PublicationOpener: Sendable {
 
 /// Opens EPUBs with `EPUBParser`, reporting its errors as opening errors.
 enum EPUBOpening {
-    static func parse(container: any Container) throws(OpeningError) -> Publication {
+    static func parse(container: any Container, checksContentDocuments: Bool) throws(OpeningError) -> Publication {
         do {
-            return try EPUBParser().parse(container: container)
+            return try EPUBParser(checksContentDocuments: checksContentDocuments).parse(container: container)
         } catch {
             throw OpeningError(.badData, path: container.sourceURL.path, message: error.openingMessage)
         }

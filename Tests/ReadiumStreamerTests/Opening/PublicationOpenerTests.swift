@@ -27,6 +27,22 @@ struct PublicationOpenerTests {
         #expect(publication.title == "Flatland")
     }
 
+    @Test func epubOpenedWithoutContentChecksLeavesMalformedChaptersToTheContentService() throws {
+        let url = try Corpus.file("epub/w3c-epub-tests/pub-xml-non-validating_unclosed.epub")
+        let notWellFormed: (ParsingWarning) -> Bool = {
+            $0.source == "EPUB/content_001.xhtml" && $0.message.contains("not well-formed")
+        }
+        #expect(try opener.open(url: url).warnings.contains(where: notWellFormed))
+        let unchecked = try PublicationOpener(checksContentDocuments: false).open(url: url)
+        #expect(unchecked.readingOrder.map(\.href) == ["EPUB/content_001.xhtml"])
+        #expect(!unchecked.warnings.contains(where: notWellFormed))
+        // The content service still reads the chapter, recovering it, and warns when it gets there.
+        let service = try #require(unchecked.extensions[ContentServiceKey.key] as? EPUBContentService)
+        let iterator = try service.content(from: nil).iterator()
+        #expect(try iterator.next() != nil)
+        #expect(!service.warnings.warnings.isEmpty)
+    }
+
     @Test(arguments: [
         "\(fixtures)/SharedTests/Fixtures/Format/audiobook-lcp.unknown",
         "\(fixtures)/StreamerTests/Fixtures/audiotest.lcpa",

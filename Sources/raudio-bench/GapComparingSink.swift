@@ -1,0 +1,92 @@
+import ReadiumNavigator
+
+/// A null output that compares what it is given, sample by sample, with the concatenation of the
+/// utterances' own PCM (from a `RecordingTTSEngine`) and measures any silence the renderer added.
+///
+/// The walk: a rendered sample equal to the next expected one (within `tolerance`) advances both; a
+/// silent rendered sample that is not expected is counted as added (runs measured); anything else is
+/// a mismatch (a dropped or changed sample). Also measures the longest silent run in the rendered
+/// stream and, for reference, the voice's own longest (inside an utterance, and across each boundary:
+/// one utterance's trailing silence plus the next one's leading silence). Render thread only; read
+/// the figures after the synthesizer is closed (its render thread has ended: hence `@unchecked Sendable`).
+final class GapComparingSink: AudioSink, @unchecked Sendable {
+    static let tolerance: Float = 1e-4
+    static let silence: Float = 1e-4
+
+    private let recorder: RecordingTTSEngine
+    private(set) var format: PCMFormat?
+    private var expected: [Float] = []
+    private var expectedIndex = 0
+    /// Utterances taken from the recorder so far (the one being compared is `utterancesTaken - 1`).
+    private(set) var utterancesTaken = 0
+    private(set) var renderedSamples = 0
+    private(set) var matchedSamples = 0
+    private(set) var addedSamples = 0
+    private(set) var longestAddedRun = 0
+    private(set) var mismatchedSamples = 0
+    private(set) var longestRenderedSilence = 0
+    private(set) var longestOwnSilence = 0
+    private var addedRun = 0
+    private var renderedSilenceRun = 0
+    /// The silent run at the end of the previous utterance's own PCM (for the boundary figure).
+    private var previousTrailingSilence = 0
+
+    init(recorder: RecordingTTSEngine) {
+        self.recorder = recorder
+    }
+
+    func open(format: PCMFormat) throws(AudioSinkError) {
+        if let current = self.format, current != format {
+            throw AudioSinkError(.unsupportedFormat, message: "speak-gaps: the format changed from \(current) to \(format)")
+        }
+        self.format = format
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
+        for sample in samples {
+            renderedSamples += 1
+            let silent = abs(sample) <= Self.silence
+            renderedSilenceRun = silent ? renderedSilenceRun + 1 : 0
+            longestRenderedSilence = max(longestRenderedSilence, renderedSilenceRun)
+            if expectedIndex == expected.count { takeNextUtterance() }
+            if expectedIndex < expected.count, abs(sample - expected[expectedIndex]) <= Self.tolerance {
+                expectedIndex += 1
+                matchedSamples += 1
+                addedRun = 0
+            } else if silent {
+                addedSamples += 1
+                addedRun += 1
+                longestAddedRun = max(longestAddedRun, addedRun)
+            } else {
+                mismatchedSamples += 1
+                expectedIndex = min(expectedIndex + 1, expected.count)
+                addedRun = 0
+            }
+        }
+    }
+
+    /// Moves to the next recorded utterance (nothing when the recorder has none yet: the rendered
+    /// sample is then added or mismatched).
+    private func takeNextUtterance() {
+        guard let next = recorder.utterance(at: utterancesTaken) else { return }
+        utterancesTaken += 1
+        expected = next.samples
+        expectedIndex = 0
+        var leading = 0
+        while leading < expected.count, abs(expected[leading]) <= Self.silence { leading += 1 }
+        var run = 0
+        for sample in expected {
+            run = abs(sample) <= Self.silence ? run + 1 : 0
+            longestOwnSilence = max(longestOwnSilence, run)
+        }
+        if utterancesTaken > 1 { longestOwnSilence = max(longestOwnSilence, previousTrailingSilence + leading) }
+        previousTrailingSilence = run
+    }
+
+    var pendingFrames: Int { 0 }
+    func pause() {}
+    func resume() {}
+    func flush() {}
+    func drain() throws(AudioSinkError) {}
+    func close() throws(AudioSinkError) {}
+}

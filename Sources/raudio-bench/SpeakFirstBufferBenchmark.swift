@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+import RAudioEngine
+import ReadiumNavigator
+import ReadiumShared
+import ReadiumStreamer
+import Synchronization
+
+/// `speak-first-buffer EPUB [--href HREF]`: the time from process start (`/proc/self/stat`) to the
+/// first buffer `PublicationSpeechSynthesizer` hands to the output, speaking from a locator in the
+/// last chapter, as `raudio speak EPUB --from LOCATOR --output null` does.
+///
+/// One measurement per process (the script runs many fresh processes and quotes the median). Timed
+/// from process start: opening the EPUB as `raudio speak` does (no up-front parse of every chapter),
+/// loading the voice presets and initializing eSpeak NG, building the synthesizer (null output, its
+/// sink wrapped in a `FirstWriteTimingSink`), `start(from:)` a locator at `progression` 0.5 of
+/// `--href` (default: the last chapter of the table of contents), up to the first `write`. The
+/// parts are reported too.
+struct SpeakFirstBufferBenchmark {
+    let path: String
+    let href: String?
+    let progression = 0.5
+
+    init(arguments: BenchmarkArguments) throws(BenchmarkError) {
+        path = try arguments.path("EPUB")
+        href = arguments.string("href")
+    }
+
+    func run() throws(BenchmarkError) {
+        guard let startBoot = ProcessStartTime.startBootSeconds() else {
+            throw .notMeasurable("/proc/self/stat is not readable: no process start time")
+        }
+        let mainBoot = ProcessStartTime.bootTimeNow()
+        let clock = ContinuousClock()
+        let openStart = clock.now
+        let publication = try EPUBOpening.open(path, checksContentDocuments: false)  // as raudio speak opens
+        let link = href.map { publication.readingOrderLink(forHref: $0) } ?? EPUBFirstElementBenchmark.lastChapter(of: publication)
+        guard let link else { throw .failed("\(path): \(href.map { "\($0) is not in the reading order" } ?? "the reading order is empty")") }
+        let locator = Locator(href: link.href, type: link.type ?? "application/xhtml+xml",
+                              locations: Locator.Locations(progression: progression))
+        let opened = clock.now
+        let engine: ESpeakEngine
+        do {
+            engine = try ESpeakEngine(presets: VoicePresets.load().presets)
+        } catch {
+            throw .failed("eSpeak NG: \(error.message)")
+        }
+        let engineReady = clock.now
+        let record = FirstWriteTimingSink.Record()
+        let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
+        let contentWarnings = (publication.extensions[ContentServiceKey.key] as? EPUBContentService)?.warnings
+        let synthesizer: PublicationSpeechSynthesizer
+        do {
+            synthesizer = try PublicationSpeechSynthesizer(publication: publication, engine: engine, components: components,
+                                                           contentWarnings: contentWarnings)
+        } catch {
+            throw .failed("\(path): \(error.message)")
+        }
+        let built = clock.now
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        let failure = Mutex<String?>(nil)
+        Task {
+            started.withLock { $0 = clock.now }
+            do {
+                try await synthesizer.start(from: locator)
+            } catch {
+                failure.withLock { $0 = "\(path): start(from: \(link.href)): \(error)" }
+                record.cancel()
+            }
+        }
+        let written = record.waitForFirstWrite(timeout: 30)
+        let firstUtterance = Mutex<String?>(nil)
+        let closed = DispatchSemaphore(value: 0)
+        Task {
+            let state = await synthesizer.state
+            if case .playing(let utterance, _) = state { firstUtterance.withLock { $0 = utterance.text } }
+            await synthesizer.close()
+            closed.signal()
+        }
+        closed.wait()
+        if let failure = failure.withLock({ $0 }) { throw .failed(failure) }
+        guard written, let firstBoot = record.bootSeconds, let firstInstant = record.instant,
+              let start = started.withLock({ $0 }) else {
+            throw .failed("\(path): no buffer was written within 30 s")
+        }
+        BenchmarkRunner.emit([
+            "measurement": "speak-first-buffer",
+            "file": .string(path),
+            "href": .string(link.href),
+            "progression": .number(of: progression),
+            "firstUtterance": .string(String((firstUtterance.withLock { $0 } ?? "").prefix(60))),
+            "ms": .number(of: (firstBoot - startBoot) * 1000),
+            "mainMs": .number(of: (mainBoot - startBoot) * 1000),
+            "openMs": .number(of: (opened - openStart).milliseconds),
+            "engineMs": .number(of: (engineReady - opened).milliseconds),
+            "synthesizerMs": .number(of: (built - engineReady).milliseconds),
+            "startToFirstBufferMs": .number(of: (firstInstant - start).milliseconds),
+            "tickMs": .number(of: 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))),
+        ])
+    }
+}
