@@ -56,7 +56,8 @@ public actor AudioNavigator {
         (events, continuation) = AsyncStream.makeStream(of: AudioNavigatorEvent.self)
         renderer = AudioRenderer(
             source: PublicationRenderSource(publication: publication, decoderFactory: components.decoderFactory),
-            components: components, speed: configuration.speed, volume: configuration.volume)
+            components: components, speed: configuration.speed, volume: configuration.volume,
+            positionReportInterval: min(configuration.positionInterval / 2, 0.25))
         if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
 
         let reports = renderer.reports

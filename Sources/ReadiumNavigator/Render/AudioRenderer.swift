@@ -15,12 +15,19 @@ public final class AudioRenderer: Sendable {
     private let inbox: RenderInbox
 
     /// Starts the render thread, which makes the sink at once.
-    public init(source: any RenderSource, components: AudioComponents, speed: Double = 1, volume: Double = 1) {
+    ///
+    /// `positionReportInterval` is how much media time (seconds) passes between `.position` reports:
+    /// each report wakes the consumer, so a navigator asks only for the granularity it needs (an
+    /// audiobook half its position-event interval; speech about a word).
+    public init(
+        source: any RenderSource, components: AudioComponents, speed: Double = 1, volume: Double = 1,
+        positionReportInterval: Double = 0.05
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: RenderReport.self)
         reports = stream
         inbox = RenderInbox()
         let loop = RenderLoop(source: source, components: components, inbox: inbox, reports: continuation,
-                              speed: speed, volume: volume)
+                              speed: speed, volume: volume, positionReportInterval: positionReportInterval)
         let thread = Thread { loop.run() }
         thread.name = "raudio.render"
         thread.start()

@@ -83,7 +83,9 @@ extension RenderLoop {
             let ratio = speed * Double(markItem.sampleRate) / Double(outputFormat.sampleRate)
             marks.append(.init(outputEnd: written, item: markItem.item, itemFrame: markItem.frame,
                                sampleRate: markItem.sampleRate, ratio: ratio))
-            if written - lastPositionReport >= Int64(outputFormat.sampleRate / 20) { reportHeardPosition() }
+            if Double(written - lastPositionReport) * speed >= positionReportInterval * Double(outputFormat.sampleRate) {
+                reportHeardPosition()
+            }
         }
     }
 

@@ -56,6 +56,8 @@ final class RenderLoop: @unchecked Sendable {
     /// Output frames written to the sink since it was made.
     var written: Int64 = 0
     var lastPositionReport: Int64 = 0
+    /// Media seconds between `.position` reports.
+    let positionReportInterval: Double
     var marks = HeardPositionMarks()
     /// The position before anything was written since the last load or flush.
     var anchor: RenderPosition?
@@ -69,7 +71,9 @@ final class RenderLoop: @unchecked Sendable {
     let processedCapacity: Int
 
     init(source: any RenderSource, components: AudioComponents, inbox: RenderInbox,
-         reports: AsyncStream<RenderReport>.Continuation, speed: Double, volume: Double) {
+         reports: AsyncStream<RenderReport>.Continuation, speed: Double, volume: Double,
+         positionReportInterval: Double) {
+        self.positionReportInterval = min(max(positionReportInterval.isFinite ? positionReportInterval : 0.05, 0.01), 1)
         self.source = source
         self.components = components
         self.inbox = inbox
