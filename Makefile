@@ -40,5 +40,8 @@ fuzz: deps ## Fuzz each parser for FUZZ_SECONDS (default 60) with libFuzzer; not
 	$(SWIFT) build --scratch-path .build-fuzz --product raudio-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz/run.sh .build-fuzz/debug/raudio-fuzz "$(CORPUS)" $(FUZZ_TARGETS)
 
+sanitize: deps ## Run the test suite under AddressSanitizer, then ThreadSanitizer (suppressions in scripts/sanitizers/)
+	SWIFT=$(SWIFT) bash scripts/sanitizers/run.sh all
+
 clean: ## Remove the build products (.build/, .build-*/ and build/)
 	rm -rf .build .build-fuzz .build-asan .build-tsan build

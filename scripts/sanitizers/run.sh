@@ -30,6 +30,10 @@ run_thread() {
 case $which in
     address) run_address "$@" ;;
     thread) run_thread "$@" ;;
-    all) run_address "$@"; run_thread "$@" ;;
+    all)
+        status=0
+        run_address "$@" || { status=1; echo "== AddressSanitizer pass FAILED"; }
+        run_thread "$@" || { status=1; echo "== ThreadSanitizer pass FAILED"; }
+        exit $status ;;
     *) echo "usage: $0 [address|thread|all] [swift test options]" >&2; exit 2 ;;
 esac
