@@ -11,8 +11,11 @@ import Testing
 /// `xmlParseChunk` read through a null pointer (SIGSEGV). `XMLPreprocessor` now hands libxml2 UTF-8 only.
 @Suite("Fuzz regressions: declared XML encodings")
 struct XMLEncodingFuzzRegressionTests {
+    // Computed, not stored: a `Data` kept in a global is reported by LeakSanitizer (its storage
+    // reference is not seen through Data's packed representation).
+
     /// The navigation document libFuzzer found (`raudio-fuzz nav`), as it was.
-    static let navigationCrash = Data(base64Encoded: """
+    static var navigationCrash: Data { Data(base64Encoded: """
         PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLjgiPz4NCjwhRE9DVFlQRSBodG1sPg0KPGh0bWwgeG1sbnM9Imh0
         dHA6Ly93d3cudj4NCiAgPC9zZWN0aW9uPg0KPC9ib2R5Pg0KPC9odG1sPg0gPHNlY3Rpb24gY2xqampqampqampqampqampq
         ampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampqampq
@@ -21,10 +24,10 @@ struct XMLEncodingFuzzRegressionTests {
         b2w+DQogICAgICAgIDxsaT48YSBocmVmPSJjaGFwdGVyMS54aHRtbCI+Q2hhcHRlciAxPC9hPjwvbGk+DQogICAgICA8L29s
         Pg0KICAgIDwvbmF2Pg0KICA8L////////wEODXBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBw
         cHBwcHAKPC9ib2R5Pg0KPC9odG1sPg0K
-        """, options: .ignoreUnknownCharacters)!
+        """, options: .ignoreUnknownCharacters)! }
 
     /// The SMIL document libFuzzer found (`raudio-fuzz smil`), as it was.
-    static let smilCrash = Data(base64Encoded: """
+    static var smilCrash: Data { Data(base64Encoded: """
         PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0idXRmLTciPz4KPHNtaWwgeG1sbnM9Imh0dHA6Ly93d3cudzMub3JnL25z
         L1NNSUwiIHhtbG5zOmVwdWI9Imh0dHA6Ly93d3cuaWRwZi5vcmcvMjAwNy9vcHMiIHZlcnNpb249IjMuMCI+CiAgPGJvZHk+
         CiAgICA8c2VxIGlkPSJzMSIgZXB1YmQ9InNlY29uZCI+CiAgICAgICAgICAgICAgICA8dGV4dCBzcmM9Ii4uL21vYnlkaWNr
@@ -34,14 +37,14 @@ struct XMLEncodingFuzzRegressionTests {
         dGgiPgogICAgICAgICAgICAgICAgPHRleHQgc3JjPSIuLi9tb2J5ZGljazoueHRleHRyZWY9ImNoYXB0ZXIwMC4neGh0bWwi
         PgogICAgICA8IS0tIHBhciB3aXRoIGJvdGggYXVkaW8gYW5kIHZpZGVvIC0tPgogICAgICA8cGFyIGlkPgoKICAgICAgICAg
         ICAgPHBhciBpZD0iZm91cnRoIj4KICAgICAgICAgICAgICAgIDx0ZXh0IHNyYz4KPC9zbWlsPgo=
-        """, options: .ignoreUnknownCharacters)!
+        """, options: .ignoreUnknownCharacters)! }
 
     /// The navigation crash reduced by delta debugging, and the UTF-7 form of the NCX and SMIL crashes.
-    static let minimalCrashes: [Data] = [
+    static var minimalCrashes: [Data] { [
         Data(#"<?xml version="1.0" encoding="UTF.8""#.utf8) + Data([0xFF]),
         Data(#"<?xml version="1.0" encoding="UTF-7"?>"#.utf8) + Data([0xFF]),
         Data(#"<?xml version="1.0" encoding="utf-7"?><a>"#.utf8) + Data([0xFF, 0xFE, 0x00]) + Data("</a>".utf8),
-    ]
+    ] }
 
     @Test(arguments: [XMLDocument.Mode.strict, .recovering])
     func unreadableDeclaredEncodingIsAnEncodingErrorNotACrash(mode: XMLDocument.Mode) {
