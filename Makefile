@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance soak demo bench samples clean
+.PHONY: help deps build release test conformance soak demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -42,5 +42,15 @@ bench: release ## Run the benchmarks against their targets and reference tools; 
 samples: deps ## Regenerate samples/ from its text (see samples/README.md)
 	@bash scripts/make-samples.sh
 
-clean: ## Remove the build products (.build/ and build/)
-	rm -rf .build build
+FUZZ_SECONDS ?= 60
+CORPUS ?= ../shared/corpus
+
+fuzz: deps ## Fuzz each parser for FUZZ_SECONDS (default 60) with libFuzzer; not part of CI
+	$(SWIFT) build --scratch-path .build-fuzz --product raudio-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz/run.sh .build-fuzz/debug/raudio-fuzz "$(CORPUS)" $(FUZZ_TARGETS)
+
+sanitize: deps ## Run the test suite under AddressSanitizer, then ThreadSanitizer (suppressions in scripts/sanitizers/)
+	SWIFT=$(SWIFT) bash scripts/sanitizers/run.sh all
+
+clean: ## Remove the build products (.build/, .build-*/ and build/)
+	rm -rf .build .build-fuzz .build-asan .build-tsan build

@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // libFuzzer's driver entry point (header only; the runtime comes with -sanitize=fuzzer).
+        .systemLibrary(name: "CFuzzerSupport"),
 
         .target(
             name: "ReadiumShared",
@@ -53,6 +55,11 @@ let package = Package(
         .executableTarget(
             name: "raudio-bench",
             dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine"]
+        ),
+        // `make fuzz` only: libFuzzer drivers for the parsers, built with -sanitize=fuzzer -DFUZZING.
+        .executableTarget(
+            name: "raudio-fuzz",
+            dependencies: ["CFuzzerSupport", "ReadiumShared", "ReadiumStreamer", "RAudioCLI"]
         ),
 
         // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.

@@ -119,9 +119,17 @@ import Testing
         process.standardOutput = output
         process.standardInput = Pipe()
         try process.run()
+        // The signal handlers are installed before the `opened` event: wait for it rather than for a
+        // fixed time, which a sanitizer build (slow to start) can overrun.
+        var data = Data()
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+        }
         Thread.sleep(forTimeInterval: 1.5)
         process.terminate()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        data.append(output.fileHandleForReading.readDataToEndOfFile())
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -3,15 +3,16 @@ import ReadiumShared
 
 /// Byte-level preparation of an XML document before libxml2 parses it.
 ///
-/// Works on UTF-8 (or any ASCII-compatible encoding left to libxml2): only ASCII bytes are inspected.
+/// Works on UTF-8 (other encodings are transcoded first): only ASCII bytes are inspected.
 enum XMLPreprocessor {
-    /// The document as UTF-8 (or its original ASCII-compatible encoding) without a byte order mark.
+    /// The document as UTF-8 without a byte order mark, its XML declaration saying so.
     ///
     /// UTF-16 (with a BOM, or detected from `<?` encoded as 16-bit units) is transcoded to UTF-8 and the
-    /// XML declaration's `encoding` rewritten, so libxml2 reads what it is told.
+    /// XML declaration's `encoding` rewritten, so libxml2 reads what it is told; other declared
+    /// encodings go through `normalizingDeclaredEncoding`.
     static func decodedUTF8(_ data: Data, href: String) throws(XMLError) -> [UInt8] {
         let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try normalizingDeclaredEncoding(Array(bytes.dropFirst(3)), href: href) }
         let encoding: String.Encoding?
         var body = bytes[...]
         if bytes.starts(with: [0xFE, 0xFF]) {
@@ -27,7 +28,7 @@ enum XMLPreprocessor {
         } else {
             encoding = nil
         }
-        guard let encoding else { return bytes }
+        guard let encoding else { return try normalizingDeclaredEncoding(bytes, href: href) }
         guard let text = String(data: Data(body), encoding: encoding) else {
             throw XMLError(.encoding, href: href, message: "is not valid UTF-16 text")
         }

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Copies fuzzing seeds for each raudio-fuzz target from the corpus into build/fuzz/seeds/TARGET/.
+
+usage: seeds.py CORPUS_DIR OUT_DIR [EVENTS_MD]
+
+Files are picked by extension; parts of EPUB archives (package, navigation, NCX, XHTML, SMIL) are
+extracted too, so every target starts from real documents. Seeds larger than MAX_SEED are skipped:
+libFuzzer mutates small inputs faster. Nothing here is committed; the folder is rebuilt every run.
+"""
+import hashlib
+import pathlib
+import re
+import shutil
+import sys
+import zipfile
+
+MAX_SEED = 256 * 1024
+MAX_PER_TARGET = 400
+
+
+def main():
+    corpus, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    events = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
+    if out.exists():
+        shutil.rmtree(out)
+    seeds = {}
+
+    def add(target, data):
+        if not data or len(data) > MAX_SEED:
+            return
+        bucket = seeds.setdefault(target, {})
+        if len(bucket) < MAX_PER_TARGET:
+            bucket[hashlib.sha1(data).hexdigest()] = data
+
+    def classify_xml(name, data):
+        lower = name.lower()
+        if lower.endswith(".opf"):
+            add("opf", data)
+        elif lower.endswith(".ncx"):
+            add("ncx", data)
+        elif lower.endswith(".smil"):
+            add("smil", data)
+        elif lower.endswith((".xhtml", ".html", ".htm")):
+            add("nav" if b"<nav" in data else "xhtml", data)
+
+    for path in sorted(corpus.rglob("*")):
+        if not path.is_file():
+            continue
+        lower = path.name.lower()
+        data = path.read_bytes()
+        if lower.endswith(".json"):
+            add("locator" if "locator" in str(path).lower() else "manifest", data)
+        elif lower.endswith((".epub", ".zip", ".zab", ".lcpa")):
+            add("zip", data)
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    for info in archive.infolist():
+                        if info.file_size <= MAX_SEED:
+                            classify_xml(info.filename, archive.read(info))
+                        if info.filename.endswith("manifest.json"):
+                            add("manifest", archive.read(info))
+            except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError):
+                pass
+        else:
+            classify_xml(lower, data)
+
+    # Commands: the words and JSON forms documented in docs/events.md, and `go` with corpus locators.
+    if events and events.exists():
+        for text in re.findall(r"`([^`\n]+)`", events.read_text()):
+            add("command", text.encode())
+    for data in list(seeds.get("locator", {}).values())[:20]:
+        add("command", b"go " + b" ".join(data.split()))
+        add("command", b'{"command":"go","id":1,"locator":' + b" ".join(data.split()) + b"}")
+
+    for target, bucket in sorted(seeds.items()):
+        folder = out / target
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in bucket.items():
+            (folder / name).write_bytes(data)
+        print(f"{target}: {len(bucket)} seeds")
+
+
+if __name__ == "__main__":
+    main()
