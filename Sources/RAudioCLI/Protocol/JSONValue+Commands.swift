@@ -9,7 +9,4 @@ extension JSONValue {
 
     /// Compact JSON text, as bytes.
     var data: Data { Data(serialized().utf8) }
-
-    /// The JSON type's name, for error messages.
-    var typeName: String { kindName }
 }

@@ -11,7 +11,7 @@ extension PlayerCommandParser {
             throw CommandParseError(.malformed, "\(quoted(String(text))) is not valid JSON; send one object per line, like {\"command\":\"play\",\"id\":1}")
         }
         guard case .object(let object) = value else {
-            throw CommandParseError(.malformed, "a command must be a JSON object, got \(value.typeName); send {\"command\":\"play\"}")
+            throw CommandParseError(.malformed, "a command must be a JSON object, got \(value.kindName); send {\"command\":\"play\"}")
         }
         let id = try requestID(object["id"])
         if let version = object["v"], version.doubleValue != 1 {
@@ -21,7 +21,7 @@ extension PlayerCommandParser {
             throw CommandParseError(.malformed, "the object has no \"command\" key; send {\"command\":\"play\"}", id: id)
         }
         guard case .string(let word) = commandValue else {
-            throw CommandParseError(.malformed, "\"command\" must be a string, got \(commandValue.typeName); send {\"command\":\"play\"}", id: id)
+            throw CommandParseError(.malformed, "\"command\" must be a string, got \(commandValue.kindName); send {\"command\":\"play\"}", id: id)
         }
         let name = try commandName(word, id: id)
         let keys = expectedKeys(for: name)
@@ -49,7 +49,7 @@ extension PlayerCommandParser {
         case .integer(let number)?: return .number(Double(number))
         case .number(let number)?: return .number(number)
         case let other?:
-            throw CommandParseError(.malformed, "\"id\" must be a string or a number, got \(other.typeName); send for example \"id\":7")
+            throw CommandParseError(.malformed, "\"id\" must be a string or a number, got \(other.kindName); send for example \"id\":7")
         }
     }
 
@@ -66,7 +66,7 @@ extension PlayerCommandParser {
                 throw CommandParseError(.missingValue, "go needs a \"locator\" object; send \(name.jsonUsage)", id: id)
             }
             guard case .object = locator else {
-                throw CommandParseError(.badValue, "\"locator\" must be an object, got \(locator.typeName); send \(name.jsonUsage)", id: id)
+                throw CommandParseError(.badValue, "\"locator\" must be an object, got \(locator.kindName); send \(name.jsonUsage)", id: id)
             }
             return .locator(locator.data)
         case .word:
@@ -74,7 +74,7 @@ extension PlayerCommandParser {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
             }
             guard case .string(let word) = value, !word.isEmpty, !word.contains(where: \.isWhitespace) else {
-                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.typeName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
+                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .word(word)
         case .number(let range, _):
@@ -82,7 +82,7 @@ extension PlayerCommandParser {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
             }
             guard let number = value.doubleValue else {
-                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be a number, got \(value.typeName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
+                throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be a number, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .number(try checked(number, in: range, for: name, id: id))
         }
@@ -107,11 +107,11 @@ extension PlayerCommandParser {
                 }
                 return .absolute(seconds: seconds)
             default:
-                throw CommandParseError(.badValue, "\"to\" must be 0 or more seconds or a time like \"1:02:03\", got \(to.typeName) \(quoted(render(to))); send \(usage)", id: id)
+                throw CommandParseError(.badValue, "\"to\" must be 0 or more seconds or a time like \"1:02:03\", got \(to.kindName) \(quoted(render(to))); send \(usage)", id: id)
             }
         case (nil, let by?):
             guard let seconds = by.doubleValue else {
-                throw CommandParseError(.badValue, "\"by\" must be a number of seconds, got \(by.typeName) \(quoted(render(by))); send \(usage)", id: id)
+                throw CommandParseError(.badValue, "\"by\" must be a number of seconds, got \(by.kindName) \(quoted(render(by))); send \(usage)", id: id)
             }
             return .relative(seconds: seconds)
         }
