@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
+        .systemLibrary(name: "CGlibcMalloc"),
         // libFuzzer's driver entry point (header only; the runtime comes with -sanitize=fuzzer).
         .systemLibrary(name: "CFuzzerSupport"),
 
@@ -40,7 +42,7 @@ let package = Package(
             name: "RAudioEngine",
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
-                "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr",
+                "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc",
             ]
         ),
         .target(
@@ -50,7 +52,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "raudio", dependencies: ["RAudioCLI"]),
+        .executableTarget(name: "raudio", dependencies: ["RAudioCLI", "RAudioEngine"]),
         // `make bench` only: in-process timings (EPUB iteration, seek latency...) as JSON lines.
         .executableTarget(
             name: "raudio-bench",
