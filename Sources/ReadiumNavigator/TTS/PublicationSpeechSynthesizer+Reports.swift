@@ -110,7 +110,7 @@ extension PublicationSpeechSynthesizer {
             guard let (utterance, pcm) = source.synthesized(at: position.item) else { return }
             if reportingWords, let previous = announcedItem, position.item == previous + 1 { finishWords() }
             announcedItem = position.item
-            announced = (utterance, pcm)
+            announced = (utterance, pcm.droppingSamples())
             lastUtteranceLocator = utterance.locator
             reportedWords = 0
             lastRange = nil

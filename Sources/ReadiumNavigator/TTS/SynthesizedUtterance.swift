@@ -30,6 +30,15 @@ public struct SynthesizedUtterance: Sendable {
     /// The length of the PCM in seconds.
     public var duration: Double { format.seconds(ofFrames: frameCount) }
 
+    /// The same utterance without its PCM (`samples` empty, `frameCount` 0): what is kept of an
+    /// utterance once its decoder has been opened, to map heard frames to words without holding
+    /// seconds of audio per utterance in memory.
+    public func droppingSamples() -> SynthesizedUtterance {
+        var copy = self
+        copy.samples = []
+        return copy
+    }
+
     /// A decoder that plays this utterance's PCM from its first frame.
     public func makeDecoder() -> PCMBufferDecoder {
         PCMBufferDecoder(samples: samples, format: format, href: "tts:\(voice.identifier)")

@@ -93,14 +93,15 @@ final class UtteranceRenderSource: RenderSource {
         guard !planned.isEmpty else { return nil }
         var toStart: [(Int, SynthesisJob)] = []
         let job = jobs.withLock { jobs -> SynthesisJob? in
-            for (itemIndex, utterance) in planned where jobs[itemIndex] == nil {
+            for (itemIndex, utterance) in planned where jobs[itemIndex].map({ $0.isSpent }) ?? true {
                 let job = SynthesisJob(utterance: utterance)
                 jobs[itemIndex] = job
                 toStart.append((itemIndex, job))
             }
-            // Keep a few behind for `previous()` and for late position reports; drop the rest.
-            for key in jobs.keys where key < index - 4 || key > index + settings.lookahead + 4 {
-                if key < index - 4 { jobs[key] = nil }
+            // Keep a few behind, without their PCM (their decoders were opened), for late position
+            // reports: the output may still be playing them. Drop the rest.
+            for (key, behind) in jobs where key < index {
+                if key < index - 4 { jobs[key] = nil } else { behind.dropSamples() }
             }
             return jobs[index]
         }
