@@ -51,13 +51,7 @@ public actor AudioNavigator {
         session = RenderSession(renderer: renderer, start: AudioTarget(track: 0, seconds: 0), stopAfter: configuration.stopAfter)
         events = session.events
 
-        let reports = renderer.reports
-        Task { [weak self] in
-            for await report in reports {
-                guard let self else { return }
-                await self.receive(report)
-            }
-        }
+        receiveReports(from: renderer.reports)
         startProbing()
     }
 

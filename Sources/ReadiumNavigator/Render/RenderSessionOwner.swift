@@ -49,6 +49,17 @@ extension RenderSessionOwner {
     func emit(_ event: Event) {
         session.emit(event)
     }
+
+    /// Starts the task that hands `reports` to `receive(_:)`, in order, until the stream ends or the
+    /// owner is released. Call once, at the end of init.
+    nonisolated func receiveReports(from reports: AsyncStream<RenderReport>) {
+        Task { [weak self] in
+            for await report in reports {
+                guard let self else { return }
+                await self.receive(report)
+            }
+        }
+    }
 }
 
 /// Where the renderer opens for a load: an item, seconds into it, and where the output ends (a clip).

@@ -71,13 +71,7 @@ public actor PublicationSpeechSynthesizer {
         let renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
         session = RenderSession(renderer: renderer, start: SpeechTarget(item: 0), stopAfter: configuration.stopAfter)
         events = session.events
-        let reports = renderer.reports
-        Task { [weak self] in
-            for await report in reports {
-                guard let self else { return }
-                await self.receive(report)
-            }
-        }
+        receiveReports(from: renderer.reports)
     }
 
     // MARK: Reading
