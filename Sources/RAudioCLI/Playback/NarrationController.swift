@@ -6,7 +6,7 @@ import ReadiumShared
 ///
 /// `next`/`previous` (and `forward`/`back`) move by `par`; `escape` leaves the current table, list or
 /// note; `seek` by time is refused (a narration is navigated by its text: use `go`).
-struct NarrationController: PlaybackController {
+struct NarrationController: RecordingNavigatorController {
     let navigator: MediaOverlayNavigator
     let events: AsyncStream<SessionEvent>
 
@@ -25,19 +25,8 @@ struct NarrationController: PlaybackController {
         }
     }
 
-    func play() async { await navigator.play() }
-    func stop() async { await navigator.stop() }
-    func close() async { await navigator.close() }
-
-    func status() async -> (state: PlaybackState, locator: Locator?) {
-        (await navigator.state, await navigator.currentLocation)
-    }
-
-    func perform(_ command: PlayerCommand) async throws(CommandRefusal) {
+    func performMove(_ command: PlayerCommand) async throws(CommandRefusal) {
         switch command {
-        case .play: await navigator.play()
-        case .pause: await navigator.pause()
-        case .toggle: await navigator.playPause()
         case .next, .forward: await navigator.goForward()
         case .previous, .back: await navigator.goBackward()
         case .escape:
@@ -46,19 +35,10 @@ struct NarrationController: PlaybackController {
             }
         case .seek:
             throw .unsupported(command, "a narration moves by its text; use next, previous, escape or go <locator>")
-        case .go(let data):
-            do {
-                let locator = try Locator(jsonString: String(decoding: data, as: UTF8.self), source: "go")
-                try await navigator.go(to: locator)
-            } catch {
-                throw CommandRefusal(code: "command-bad-value", message: "go: \(error)")
-            }
-        case .speed(let value): await navigator.setSpeed(value)
-        case .volume(let value): await navigator.setVolume(value)
         case .voice, .pitch:
             throw .unsupported(command, "the narration is a recording; voice and pitch are commands of raudio speak")
-        case .stop, .quit, .status:
-            break
+        case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status:
+            break // RecordingNavigatorController.perform does these.
         }
     }
 }

@@ -44,12 +44,8 @@ struct PlaySession {
         let navigator: AudioNavigator
         do {
             navigator = try AudioNavigator(publication: publication, components: components, configuration: configuration)
-        } catch let error as AudioNavigatorError {
-            try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
-            return .badData
         } catch {
-            try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
-            return .internalError
+            return try reportUnplayable(error)
         }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
@@ -76,26 +72,15 @@ struct PlaySession {
         do {
             navigator = try MediaOverlayNavigator(publication: publication, components: components, engine: engine,
                                                   planOptions: narration.planOptions, configuration: configuration)
-        } catch let error as AudioNavigatorError {
-            try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
-            return .badData
         } catch {
-            try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
-            return .internalError
+            return try reportUnplayable(error)
         }
         let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
             guard let from = options.from else { return nil }
             guard case .locatorJSON(let text) = from else { return "--from: a narrated book starts from a locator (JSON), not a time or percentage" }
-            do {
-                try await navigator.go(to: Locator(jsonString: text, source: "--from"))
-            } catch let error as Locator.ParseError {
-                return "--from: \(error.message)"
-            } catch {
-                return "--from: \(error)"
-            }
-            return nil
+            return await go(navigator, toLocatorJSON: text)
         }
         await navigator.close()
         return status
@@ -127,15 +112,31 @@ struct PlaySession {
                 return "--from \(percent)%: the publication's duration is unknown"
             }
         case .locatorJSON(let text):
-            do {
-                let locator = try Locator(jsonString: text, source: "--from")
-                try await navigator.go(to: locator)
-            } catch let error as Locator.ParseError {
-                return "--from: \(error.message)"
-            } catch {
-                return "--from: \(error)"
-            }
+            return await go(navigator, toLocatorJSON: text)
         }
         return nil
+    }
+
+    /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.
+    private func go(_ navigator: some RecordingNavigator, toLocatorJSON text: String) async -> String? {
+        do {
+            try await navigator.go(to: Locator(jsonString: text, source: "--from"))
+        } catch let error as Locator.ParseError {
+            return "--from: \(error.message)"
+        } catch {
+            return "--from: \(error)"
+        }
+        return nil
+    }
+
+    /// Reports a navigator that could not be made as a fatal `error` event; returns the exit status
+    /// (`badData` for an `AudioNavigatorError`, else `internalError`).
+    private func reportUnplayable(_ error: any Error) throws(StandardStreams.ReaderGone) -> ExitStatus {
+        if let error = error as? AudioNavigatorError {
+            try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
+            return .badData
+        }
+        try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
+        return .internalError
     }
 }

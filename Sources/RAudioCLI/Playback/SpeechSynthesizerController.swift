@@ -44,13 +44,7 @@ struct SpeechSynthesizerController: PlaybackController {
             throw .unsupported(command, "speech moves by utterance; use next, previous, forward, back or go <locator>")
         case .forward, .next: await synthesizer.next()
         case .back, .previous: await synthesizer.previous()
-        case .go(let data):
-            do {
-                let locator = try Locator(jsonString: String(decoding: data, as: UTF8.self), source: "go")
-                try await synthesizer.go(to: locator)
-            } catch {
-                throw CommandRefusal(code: "command-bad-value", message: "go: \(error)")
-            }
+        case .go(let data): try await CommandRefusal.go(to: data) { try await synthesizer.go(to: $0) }
         case .speed(let value): await synthesizer.setSpeed(value)
         case .volume(let value): await synthesizer.setVolume(value)
         case .pitch(let value): await synthesizer.setPitch(value)

@@ -1,115 +1,42 @@
 import Foundation
 import ReadiumShared
 
-/// State-machine actions performed, render reports received, events emitted.
-extension AudioNavigator {
-    func handle(_ event: PlaybackEvent<AudioTarget>) {
-        perform(machine.handle(event))
+extension AudioNavigatorEvent: NavigatorIssueEvent {}
+
+/// What the shared `RenderSession` asks of the audiobook navigator: a target is a track and time.
+extension AudioNavigator: RenderSessionOwner {
+    var issueLocator: Locator? { currentLocation }
+
+    func stateChangedEvent(_ state: PlaybackState) -> AudioNavigatorEvent {
+        .stateChanged(state, currentLocation)
     }
 
-    func perform(_ actions: [PlaybackAction<AudioTarget>]) {
-        for action in actions {
-            switch action {
-            case .load(let target, let id):
-                generation = id.rawValue
-                heardTrack = target.track
-                heardSeconds = target.seconds
-                lastPositionEvent = nil
-                renderer.load(item: target.track, seconds: target.seconds, endSeconds: target.clipEnd, generation: id.rawValue)
-            case .startOutput: renderer.start()
-            case .pauseOutput: renderer.pause()
-            case .resumeOutput: renderer.resume()
-            case .flushOutput: renderer.flush()
-            case .stopOutput: renderer.stop()
-            case .drainOutput: renderer.release()
-            case .reopenOutput:
-                // The render thread reconnects by itself after `.outputLost` (RenderLoop+Reconnection).
-                break
-            case .advanceToNext:
-                // The renderer continues with the next track by itself, gaplessly.
-                break
-            case .emitState(let state):
-                emit(.stateChanged(state, currentLocation))
-            case .reportWarning:
-                if let issue = pendingIssue { emit(.warning(issue)) }
-                pendingIssue = nil
-            case .reportFatal:
-                if let issue = pendingIssue { emit(.error(issue)) }
-                pendingIssue = nil
-            }
-        }
+    func willLoad(_ target: AudioTarget) -> RenderStart {
+        heardTrack = target.track
+        heardSeconds = target.seconds
+        lastPositionEvent = nil
+        return RenderStart(item: target.track, seconds: target.seconds, endSeconds: target.clipEnd)
     }
 
-    func emit(_ event: AudioNavigatorEvent) {
-        guard !isRendererFinished else { return }
-        continuation.yield(event)
+    func didHear(_ position: RenderPosition, in report: HeardPositionReport) {
+        if report == .loaded { openedTracks.insert(position.item) }
+        hear(position)
+        if report == .playing { emitPositionIfDue() }
     }
 
-    /// Handles one report of the render thread (in order).
-    func receive(_ report: RenderReport) {
-        if case .finished = report {
-            isRendererFinished = true
-            for waiter in finishWaiters { waiter.resume() }
-            finishWaiters = []
-            return
-        }
-        if isClosed {
-            if case .outputFailed(_, let error) = report {
-                emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)))
-            }
-            return
-        }
-        switch report {
-        case .loaded(let reportGeneration, let position):
-            guard reportGeneration == generation else { return }
-            openedTracks.insert(position.item)
-            hear(position)
-            handle(.loaded(PlaybackLoadID(rawValue: reportGeneration)))
-        case .position(let reportGeneration, let position):
-            guard reportGeneration == generation, machine.state.isActive else { return }
-            hear(position)
-            emitPositionIfDue()
-        case .itemStarted(let reportGeneration, let item, _):
-            guard reportGeneration == generation else { return }
-            openedTracks.insert(item)
-        case .itemEnded:
-            break
-        case .itemFailed(let reportGeneration, let issue, _):
-            guard reportGeneration == generation else { return }
-            failedTracks.insert(issue.item)
-            pendingIssue = NavigatorIssue(code: issue.code, message: issue.message, href: issue.href, fatal: false,
-                                          locator: timeline.locator(track: issue.item, seconds: 0))
-            handle(.error(fatal: false, hasNext: true))
-        case .loadFailed(let reportGeneration):
-            guard reportGeneration == generation else { return }
-            if openedTracks.isEmpty && failedTracks.count >= timeline.count {
-                pendingIssue = NavigatorIssue(code: "no-playable-track", message: "\(publication.title): no track of the reading order can be played",
-                                              fatal: true, locator: currentLocation)
-                handle(.error(fatal: true, hasNext: false))
-            } else {
-                pendingIssue = nil
-                handle(.error(fatal: false, hasNext: false))
-            }
-        case .publicationEnded(let reportGeneration):
-            guard reportGeneration == generation else { return }
-            handle(.endOfResource(hasNext: false))
-        case .limitReached(let reportGeneration, let position):
-            guard reportGeneration == generation else { return }
-            hear(position)
-            handle(.stop)
-        case .outputLost(let reportGeneration, let error, let position):
-            // Non-fatal: the render thread reconnects by itself and resumes at `position`.
-            if reportGeneration == generation, let position { hear(position) }
-            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: currentLocation)))
-            handle(.outputLost)
-        case .outputRestored:
-            handle(.outputRestored)
-        case .outputFailed(_, let error):
-            pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)
-            handle(.error(fatal: true, hasNext: false))
-        case .finished:
-            break
-        }
+    func didStart(item: Int) {
+        openedTracks.insert(item)
+    }
+
+    func skippedItemIssue(_ issue: RenderIssue) -> NavigatorIssue? {
+        failedTracks.insert(issue.item)
+        return issue.skippedWarning(at: timeline.locator(track: issue.item, seconds: 0))
+    }
+
+    func nothingPlayableIssue() -> NavigatorIssue? {
+        guard openedTracks.isEmpty && failedTracks.count >= timeline.count else { return nil }
+        return NavigatorIssue(code: "no-playable-track", message: "\(publication.title): no track of the reading order can be played",
+                              fatal: true, locator: currentLocation)
     }
 
     /// Records the heard position and announces a track change.
@@ -124,7 +51,7 @@ extension AudioNavigator {
 
     /// Emits `.position` when `positionInterval` of media time has passed since the last one.
     func emitPositionIfDue() {
-        guard machine.state == .playing else { return }
+        guard session.machine.state == .playing else { return }
         if let last = lastPositionEvent, last.track == heardTrack,
            abs(heardSeconds - last.seconds) < configuration.positionInterval {
             return
@@ -138,7 +65,10 @@ extension AudioNavigator {
         lastPositionEvent = (heardTrack, heardSeconds)
         emit(.position(currentLocation))
     }
+}
 
+/// Track durations the manifest does not give.
+extension AudioNavigator {
     /// Probes, on a background thread, the durations the manifest does not give.
     nonisolated func startProbing() {
         let missing = publication.readingOrder.enumerated().filter { $0.element.duration == nil }.map(\.offset)

@@ -16,24 +16,16 @@ public actor AudioNavigator {
     let components: AudioComponents
     var configuration: AudioNavigatorConfiguration
     var timeline: PlaybackTimeline
-    var machine: PlaybackStateMachine<AudioTarget>
-    let renderer: AudioRenderer
-    let continuation: AsyncStream<AudioNavigatorEvent>.Continuation
+    /// The state machine, the renderer and the common report handling (AudioNavigator+Reports).
+    let session: RenderSession<AudioTarget, AudioNavigatorEvent>
 
     /// The position heard (or loaded), in track and seconds.
     var heardTrack = 0
     var heardSeconds = 0.0
-    /// The generation (load id) of the last load sent to the renderer; older reports are dropped.
-    var generation: UInt64 = 0
-    /// The issue the next `reportWarning`/`reportFatal` action reports.
-    var pendingIssue: NavigatorIssue?
     var lastTrackAnnounced: Int?
     var lastPositionEvent: (track: Int, seconds: Double)?
     var openedTracks = Set<Int>()
     var failedTracks = Set<Int>()
-    var isClosed = false
-    var isRendererFinished = false
-    var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Throws `.protected` for LCP/DRM publications, `.noAudio` when the reading order has no audio.
     /// Starts the render thread (which makes the sink) and probes missing durations in the background.
@@ -52,21 +44,14 @@ public actor AudioNavigator {
         self.components = components
         self.configuration = configuration
         timeline = PlaybackTimeline(readingOrder: readingOrder, tableOfContents: publication.tableOfContents)
-        machine = PlaybackStateMachine(start: AudioTarget(track: 0, seconds: 0))
-        (events, continuation) = AsyncStream.makeStream(of: AudioNavigatorEvent.self)
-        renderer = AudioRenderer(
+        let renderer = AudioRenderer(
             source: PublicationRenderSource(publication: publication, decoderFactory: components.decoderFactory),
             components: components, speed: configuration.speed, volume: configuration.volume,
             positionReportInterval: min(configuration.positionInterval / 2, 0.25))
-        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
+        session = RenderSession(renderer: renderer, start: AudioTarget(track: 0, seconds: 0), stopAfter: configuration.stopAfter)
+        events = session.events
 
-        let reports = renderer.reports
-        Task { [weak self] in
-            for await report in reports {
-                guard let self else { return }
-                await self.receive(report)
-            }
-        }
+        receiveReports(from: renderer.reports)
         startProbing()
     }
 
@@ -77,7 +62,7 @@ public actor AudioNavigator {
         timeline.locator(track: heardTrack, seconds: heardSeconds)
     }
 
-    public var state: PlaybackState { machine.state }
+    public var state: PlaybackState { session.machine.state }
 
     /// The publication's length in seconds, once every track's duration is known.
     public var totalDuration: Double? { timeline.totalDuration }
@@ -149,25 +134,18 @@ public actor AudioNavigator {
     /// Changes the speed (clamped to 0.5...3.0, pitch preserved) while playing.
     public func setSpeed(_ speed: Double) {
         configuration.speed = SpeedProcessorLimits.clamp(speed)
-        renderer.setSpeed(configuration.speed)
+        session.renderer.setSpeed(configuration.speed)
     }
 
     /// Changes the volume (clamped to 0...1) while playing.
     public func setVolume(_ volume: Double) {
         configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
-        renderer.setVolume(configuration.volume)
+        session.renderer.setVolume(configuration.volume)
     }
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     /// Idempotent. Emits nothing more after it returns.
     public func close() async {
-        if !isClosed {
-            isClosed = true
-            renderer.shutdown()
-        }
-        if !isRendererFinished {
-            await withCheckedContinuation { finishWaiters.append($0) }
-        }
-        continuation.finish()
+        await session.close()
     }
 }

@@ -12,22 +12,16 @@ public actor MediaOverlayNavigator {
     public nonisolated let plan: NarrationPlan
 
     let configuration: AudioNavigatorConfiguration
-    var machine: PlaybackStateMachine<NarrationTarget>
-    let renderer: AudioRenderer
-    let continuation: AsyncStream<MediaOverlayNavigatorEvent>.Continuation
+    /// The state machine, the renderer and the common report handling (MediaOverlayNavigator+Reports).
+    let session: RenderSession<NarrationTarget, MediaOverlayNavigatorEvent>
 
     var heardItem = 0
     var heardSeconds = 0.0
-    var generation: UInt64 = 0
-    var pendingIssue: NavigatorIssue?
     var lastAnnounced: Int?
     var lastPositionEvent: (item: Int, seconds: Double)?
     var openedAny = false
     /// Audio files found missing: their `par`s are read with text-to-speech and have no audio position.
     var missingAudio: Set<String> = []
-    var isClosed = false
-    var isRendererFinished = false
-    var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Throws `.noAudio` when the plan is empty (nothing narrated and nothing to speak).
     /// `engine` reads items without audio; nil leaves them out with a warning.
@@ -42,17 +36,14 @@ public actor MediaOverlayNavigator {
         }
         self.plan = plan
         self.configuration = configuration
-        machine = PlaybackStateMachine(start: NarrationTarget(item: 0))
-        let (stream, continuation) = AsyncStream.makeStream(of: MediaOverlayNavigatorEvent.self)
-        events = stream
-        self.continuation = continuation
-        for warning in plan.warnings { continuation.yield(.warning(warning)) }
         let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
         let source = NarrationRenderSource(plan: plan, publication: publication, decoderFactory: components.decoderFactory,
                                            engine: engine, onIssue: { issues.continuation.yield($0) })
-        renderer = AudioRenderer(source: source, components: components,
-                                 speed: SpeedProcessorLimits.clamp(configuration.speed), volume: configuration.volume)
-        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
+        let renderer = AudioRenderer(source: source, components: components,
+                                     speed: SpeedProcessorLimits.clamp(configuration.speed), volume: configuration.volume)
+        session = RenderSession(renderer: renderer, start: NarrationTarget(item: 0), stopAfter: configuration.stopAfter)
+        events = session.events
+        for warning in plan.warnings { session.continuation.yield(.warning(warning)) }
         let reports = renderer.reports
         // Source issues and render reports are merged into one ordered stream, so a fallback warning
         // comes before the positions of the item it concerns.
@@ -90,7 +81,7 @@ public actor MediaOverlayNavigator {
         return item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
     }
 
-    public var state: PlaybackState { machine.state }
+    public var state: PlaybackState { session.machine.state }
 
     /// The index in `plan.items` being heard.
     public var currentItem: Int { heardItem }
@@ -136,18 +127,11 @@ public actor MediaOverlayNavigator {
         handle(.seek(NarrationTarget(item: index, seconds: seconds)))
     }
 
-    public func setSpeed(_ speed: Double) { renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }
-    public func setVolume(_ volume: Double) { renderer.setVolume(min(max(volume.isNaN ? 1 : volume, 0), 1)) }
+    public func setSpeed(_ speed: Double) { session.renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }
+    public func setVolume(_ volume: Double) { session.renderer.setVolume(min(max(volume.isNaN ? 1 : volume, 0), 1)) }
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     public func close() async {
-        if !isClosed {
-            isClosed = true
-            renderer.shutdown()
-        }
-        if !isRendererFinished {
-            await withCheckedContinuation { finishWaiters.append($0) }
-        }
-        continuation.finish()
+        await session.close()
     }
 }

@@ -1,107 +1,47 @@
 import ReadiumShared
 
-/// State-machine actions performed, render reports received, utterances and words reported.
-extension PublicationSpeechSynthesizer {
-    func handle(_ event: PlaybackEvent<SpeechTarget>) {
-        perform(machine.handle(event))
+extension SpeechSynthesizerEvent: NavigatorIssueEvent {}
+
+/// What the shared `RenderSession` asks of the speech synthesizer: a target is an utterance (an item
+/// of the renderer), and heard positions become `utterance` and `range` events.
+extension PublicationSpeechSynthesizer: RenderSessionOwner {
+    var issueLocator: Locator? { currentLocation }
+
+    func stateChangedEvent(_ state: PlaybackState) -> SpeechSynthesizerEvent {
+        .stateChanged(state, currentLocation)
     }
 
-    func perform(_ actions: [PlaybackAction<SpeechTarget>]) {
-        for action in actions {
-            switch action {
-            case .load(let target, let id):
-                generation = id.rawValue
-                targetItem = target.item
-                renderer.load(item: target.item, seconds: 0, generation: id.rawValue)
-            case .startOutput: renderer.start()
-            case .pauseOutput: renderer.pause()
-            case .resumeOutput: renderer.resume()
-            case .flushOutput: renderer.flush()
-            case .stopOutput: renderer.stop()
-            case .drainOutput: renderer.release()
-            case .reopenOutput, .advanceToNext:
-                // The renderer continues with the next utterance by itself; losing the output is fatal.
-                break
-            case .emitState(let state):
-                emit(.stateChanged(state, currentLocation))
-            case .reportWarning:
-                if let issue = pendingIssue { emit(.warning(issue)) }
-                pendingIssue = nil
-            case .reportFatal:
-                if let issue = pendingIssue { emit(.error(issue)) }
-                pendingIssue = nil
-            }
-        }
+    func willLoad(_ target: SpeechTarget) -> RenderStart {
+        targetItem = target.item
+        return RenderStart(item: target.item, seconds: 0)
     }
 
-    func emit(_ event: SpeechSynthesizerEvent) {
-        guard !isRendererFinished else { return }
-        continuation.yield(event)
-    }
-
-    /// Handles one report of the render thread (in order).
-    func receive(_ report: RenderReport) {
-        if case .finished = report {
-            isRendererFinished = true
-            for waiter in finishWaiters { waiter.resume() }
-            finishWaiters = []
-            return
-        }
-        if isClosed {
-            if case .outputFailed(_, let error) = report {
-                emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)))
-            }
-            return
-        }
-        reportContentWarnings()
-        switch report {
-        case .loaded(let reportGeneration, let position):
-            guard reportGeneration == generation else { return }
+    func didHear(_ position: RenderPosition, in report: HeardPositionReport) {
+        if report == .loaded {
             hasLoadedAny = true
             targetItem = nil
-            hear(position, reportingWords: false)
-            handle(.loaded(PlaybackLoadID(rawValue: reportGeneration)))
-        case .position(let reportGeneration, let position):
-            guard reportGeneration == generation, machine.state.isActive else { return }
-            hear(position, reportingWords: true)
-        case .itemStarted, .itemEnded:
-            break
-        case .itemFailed(let reportGeneration, let issue, _):
-            guard reportGeneration == generation, issue.code != TTSError.Code.cancelled.rawValue else { return }
-            pendingIssue = NavigatorIssue(code: issue.code, message: issue.message, href: issue.href, fatal: false,
-                                          locator: source.plannedUtterance(at: issue.item)?.locator)
-            handle(.error(fatal: false, hasNext: true))
-        case .loadFailed(let reportGeneration):
-            guard reportGeneration == generation else { return }
-            if hasLoadedAny {
-                pendingIssue = nil
-                handle(.error(fatal: false, hasNext: false))
-            } else {
-                pendingIssue = NavigatorIssue(code: "no-text", message: "\(publication.title): there is no text to speak from here",
-                                              fatal: true, locator: currentLocation)
-                handle(.error(fatal: true, hasNext: false))
-            }
-        case .publicationEnded(let reportGeneration):
-            guard reportGeneration == generation else { return }
-            finishWords()
-            handle(.endOfResource(hasNext: false))
-        case .limitReached(let reportGeneration, let position):
-            guard reportGeneration == generation else { return }
-            hear(position, reportingWords: true)
-            handle(.stop)
-        case .outputLost(let reportGeneration, let error, let position):
-            // Non-fatal: the render thread reconnects by itself and resumes at `position`.
-            if reportGeneration == generation, let position { hear(position, reportingWords: false) }
-            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: currentLocation)))
-            handle(.outputLost)
-        case .outputRestored:
-            handle(.outputRestored)
-        case .outputFailed(_, let error):
-            pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: currentLocation)
-            handle(.error(fatal: true, hasNext: false))
-        case .finished:
-            break
         }
+        hear(position, reportingWords: report == .playing || report == .limitReached)
+    }
+
+    func skippedItemIssue(_ issue: RenderIssue) -> NavigatorIssue? {
+        // A synthesis cancelled by a seek or a new setting is no failure.
+        guard issue.code != TTSError.Code.cancelled.rawValue else { return nil }
+        return issue.skippedWarning(at: source.plannedUtterance(at: issue.item)?.locator)
+    }
+
+    func nothingPlayableIssue() -> NavigatorIssue? {
+        guard !hasLoadedAny else { return nil }
+        return NavigatorIssue(code: "no-text", message: "\(publication.title): there is no text to speak from here",
+                              fatal: true, locator: currentLocation)
+    }
+
+    func willHandle(_ report: RenderReport) {
+        reportContentWarnings()
+    }
+
+    func willEndPublication() {
+        finishWords()
     }
 
     /// Records the heard position: announces a new utterance, then reports the words heard up to it.

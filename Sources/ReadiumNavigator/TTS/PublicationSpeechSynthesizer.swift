@@ -17,14 +17,12 @@ public actor PublicationSpeechSynthesizer {
     let publication: Publication
     let engine: any TTSEngine
     var configuration: SpeechSynthesizerConfiguration
-    var machine: PlaybackStateMachine<SpeechTarget>
     let source: UtteranceRenderSource
-    let renderer: AudioRenderer
-    let continuation: AsyncStream<SpeechSynthesizerEvent>.Continuation
+    /// The state machine, the renderer and the common report handling (PublicationSpeechSynthesizer+Reports).
+    let session: RenderSession<SpeechTarget, SpeechSynthesizerEvent>
     let contentWarnings: WarningLog?
 
     var epoch = 0
-    var generation: UInt64 = 0
     /// The utterance announced (its `utterance` event sent) and how many of its words were reported.
     var announcedItem: Int?
     /// The utterance the last load asked for, until its `loaded` report (commands then count from it).
@@ -34,13 +32,9 @@ public actor PublicationSpeechSynthesizer {
     var lastRange: Locator?
     /// The locator of the last utterance announced, kept after a stop.
     var lastUtteranceLocator: Locator?
-    var pendingIssue: NavigatorIssue?
     var hasLoadedAny = false
     var reportedWarnings = Set<String>()
     var reportedContentWarnings = 0
-    var isClosed = false
-    var isRendererFinished = false
-    var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Whether `publication` has text content this synthesizer can read (an EPUB with a content service).
     public static func canSpeak(publication: Publication) -> Bool {
@@ -74,17 +68,10 @@ public actor PublicationSpeechSynthesizer {
             voice: voice, mainLanguage: mainLanguage ?? configuration.defaultLanguage,
             fallbackLanguage: configuration.defaultLanguage ?? Language(code: "en"),
             speed: configuration.speed, pitch: configuration.pitch, lookahead: configuration.lookahead))
-        machine = PlaybackStateMachine(start: SpeechTarget(item: 0))
-        (events, continuation) = AsyncStream.makeStream(of: SpeechSynthesizerEvent.self)
-        renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
-        if let stopAfter = configuration.stopAfter { renderer.setStopAfter(max(stopAfter, 0)) }
-        let reports = renderer.reports
-        Task { [weak self] in
-            for await report in reports {
-                guard let self else { return }
-                await self.receive(report)
-            }
-        }
+        let renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
+        session = RenderSession(renderer: renderer, start: SpeechTarget(item: 0), stopAfter: configuration.stopAfter)
+        events = session.events
+        receiveReports(from: renderer.reports)
     }
 
     // MARK: Reading
@@ -95,19 +82,19 @@ public actor PublicationSpeechSynthesizer {
     /// The state in Readium's terms.
     public var state: SpeechSynthesizerState {
         let utterance = announced?.utterance
-        switch machine.state {
+        switch session.machine.state {
         case .idle, .stopped, .failed: return .stopped
         case .ended: return .ended
         case .paused: return utterance.map { .paused($0) } ?? .stopped
         case .playing: return utterance.map { .playing($0, range: lastRange) } ?? .stopped
         case .loading:
             guard let utterance else { return .stopped }
-            return machine.intent == .play ? .playing(utterance, range: lastRange) : .paused(utterance)
+            return session.machine.intent == .play ? .playing(utterance, range: lastRange) : .paused(utterance)
         }
     }
 
     /// The state of the shared playback state machine (the CLI's `state` event).
-    public var playbackState: PlaybackState { machine.state }
+    public var playbackState: PlaybackState { session.machine.state }
 
     /// The locator of the utterance being spoken (or the last one), nil before the first.
     public var currentLocation: Locator? { announced?.utterance.locator ?? lastUtteranceLocator }
@@ -121,11 +108,11 @@ public actor PublicationSpeechSynthesizer {
     /// Throws `ContentError` when the locator's href is not in the reading order.
     public func start(from locator: Locator? = nil) throws(ContentError) {
         let target = try plan(from: locator)
-        if machine.state.isActive {
+        if session.machine.state.isActive {
             handle(.seek(target))
             handle(.play)
         } else {
-            machine.start = target
+            session.machine.start = target
             handle(.play)
         }
     }
@@ -162,10 +149,10 @@ public actor PublicationSpeechSynthesizer {
     /// playing if playing. Throws `ContentError` when the href is not in the reading order.
     public func go(to locator: Locator) throws(ContentError) {
         let target = try plan(from: locator)
-        if machine.state.isActive {
+        if session.machine.state.isActive {
             handle(.seek(target))
         } else {
-            machine.start = target
+            session.machine.start = target
         }
     }
 
@@ -196,21 +183,15 @@ public actor PublicationSpeechSynthesizer {
     /// Changes the output gain (0...1) at once.
     public func setVolume(_ volume: Double) {
         configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
-        renderer.setVolume(configuration.volume)
+        session.renderer.setVolume(configuration.volume)
     }
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     /// Idempotent. Emits nothing more after it returns.
     public func close() async {
-        if !isClosed {
-            isClosed = true
+        await session.close {
             source.reset(planner: UtterancePlanner(content: EmptyContent(), tokenizer: ContentTokenizer(), skippedRoles: [], startLocator: nil, base: 0))
-            renderer.shutdown()
         }
-        if !isRendererFinished {
-            await withCheckedContinuation { finishWaiters.append($0) }
-        }
-        continuation.finish()
     }
 
     // MARK: Helpers
@@ -231,7 +212,7 @@ public actor PublicationSpeechSynthesizer {
     /// Synthesizes again from the start of the current utterance, with the new settings.
     func respeakCurrentUtterance() {
         let pending = targetItem.flatMap { source.plannedUtterance(at: $0) }
-        guard machine.state.isActive, let locator = pending?.locator ?? announced?.utterance.locator else { return }
+        guard session.machine.state.isActive, let locator = pending?.locator ?? announced?.utterance.locator else { return }
         if let target = try? plan(from: locator) { handle(.seek(target)) }
     }
 }

@@ -1,0 +1,71 @@
+import ReadiumShared
+
+/// The render thread's reports, turned into state-machine events and the owner's callbacks.
+extension RenderSession {
+    /// Handles one report of the render thread (call in the order of `renderer.reports`).
+    ///
+    /// Reports older than the last load are dropped. After `close`, only a fatal output error is
+    /// still emitted; `.finished` wakes `close`.
+    func receive<Owner: RenderSessionOwner>(_ report: RenderReport, owner: isolated Owner)
+    where Owner.Target == Target, Owner.Event == Event {
+        if case .finished = report {
+            rendererDidFinish()
+            return
+        }
+        if isClosed {
+            if case .outputFailed(_, let error) = report {
+                emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: owner.issueLocator)))
+            }
+            return
+        }
+        owner.willHandle(report)
+        switch report {
+        case .loaded(let reportGeneration, let position):
+            guard reportGeneration == generation else { return }
+            owner.didHear(position, in: .loaded)
+            handle(.loaded(PlaybackLoadID(rawValue: reportGeneration)), owner: owner)
+        case .position(let reportGeneration, let position):
+            guard reportGeneration == generation, machine.state.isActive else { return }
+            owner.didHear(position, in: .playing)
+        case .itemStarted(let reportGeneration, let item, _):
+            guard reportGeneration == generation else { return }
+            owner.didStart(item: item)
+        case .itemEnded, .finished:
+            break
+        case .itemFailed(let reportGeneration, let issue, _):
+            guard reportGeneration == generation, let warning = owner.skippedItemIssue(issue) else { return }
+            pendingIssue = warning
+            handle(.error(fatal: false, hasNext: true), owner: owner)
+        case .loadFailed(let reportGeneration):
+            guard reportGeneration == generation else { return }
+            // Fatal when nothing could ever be played; else the end of what could.
+            pendingIssue = owner.nothingPlayableIssue()
+            handle(.error(fatal: pendingIssue != nil, hasNext: false), owner: owner)
+        case .publicationEnded(let reportGeneration):
+            guard reportGeneration == generation else { return }
+            owner.willEndPublication()
+            handle(.endOfResource(hasNext: false), owner: owner)
+        case .limitReached(let reportGeneration, let position):
+            guard reportGeneration == generation else { return }
+            owner.didHear(position, in: .limitReached)
+            handle(.stop, owner: owner)
+        case .outputLost(let reportGeneration, let error, let position):
+            // Non-fatal: the render thread reconnects by itself and resumes at `position`.
+            if reportGeneration == generation, let position { owner.didHear(position, in: .outputLost) }
+            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: owner.issueLocator)))
+            handle(.outputLost, owner: owner)
+        case .outputRestored:
+            handle(.outputRestored, owner: owner)
+        case .outputFailed(_, let error):
+            pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: owner.issueLocator)
+            handle(.error(fatal: true, hasNext: false), owner: owner)
+        }
+    }
+}
+
+extension RenderIssue {
+    /// This issue as a non-fatal navigator warning (the item is skipped) pointing at `locator`.
+    func skippedWarning(at locator: Locator?) -> NavigatorIssue {
+        NavigatorIssue(code: code, message: message, href: href, fatal: false, locator: locator)
+    }
+}
