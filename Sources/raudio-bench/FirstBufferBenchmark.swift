@@ -4,7 +4,6 @@ import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
-import Synchronization
 
 /// `first-buffer BOOK`: the time from process start (`/proc/self/stat`) to the first buffer the
 /// `AudioNavigator` hands to the output, playing BOOK from its start to the null output.
@@ -44,7 +43,7 @@ struct FirstBufferBenchmark {
             throw .failed("\(book): \(error)")
         }
         let built = clock.now
-        let playCalled = Mutex<ContinuousClock.Instant?>(nil)
+        let playCalled = Locked<ContinuousClock.Instant?>(nil)
         Task {
             playCalled.withLock { $0 = clock.now }
             await navigator.play()

@@ -1,6 +1,6 @@
 import Foundation
 import ReadiumNavigator
-import Synchronization
+import ReadiumShared
 
 /// An `AudioSink` that wraps the real one and records the instant of the first `write`, then forwards
 /// every call unchanged.
@@ -16,7 +16,7 @@ final class FirstWriteTimingSink: AudioSink {
             var bootSeconds: Double?
             var instant: ContinuousClock.Instant?
         }
-        private let instants = Mutex(Instants())
+        private let instants = Locked(Instants())
         private let written = DispatchSemaphore(value: 0)
 
         /// Seconds since boot (`CLOCK_BOOTTIME`) at the first write, nil before it.

@@ -3,7 +3,6 @@ import Foundation
 import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
-import Synchronization
 
 /// `narration-first-buffer EPUB [--repeat 20] [--href HREF#ID]`: the time from asking for the
 /// narration at a text locator to the first buffer handed to the output.
@@ -58,9 +57,9 @@ struct NarrationFirstBufferBenchmark {
         let clock = ContinuousClock()
         let record = FirstWriteTimingSink.Record()
         let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
-        let navigator = Mutex<MediaOverlayNavigator?>(nil)
-        let failure = Mutex<BenchmarkError?>(nil)
-        let started = Mutex<ContinuousClock.Instant?>(nil)
+        let navigator = Locked<MediaOverlayNavigator?>(nil)
+        let failure = Locked<BenchmarkError?>(nil)
+        let started = Locked<ContinuousClock.Instant?>(nil)
         // The navigator is built and commanded on the cooperative pool; this (main) thread waits for
         // the first write, so no pool thread ever blocks.
         Task {

@@ -1,6 +1,5 @@
 import ReadiumNavigator
 import ReadiumShared
-import Synchronization
 
 /// A `TTSEngine` that forwards to a real one and keeps, in order, the PCM of every utterance it
 /// synthesized: the "utterances' own PCM" a render is compared with (`speak-gaps`).
@@ -10,8 +9,8 @@ import Synchronization
 /// is recorded before the completion is forwarded, so it is there before the renderer can play it.
 final class RecordingTTSEngine: TTSEngine {
     private let engine: any TTSEngine
-    private let recorded = Mutex<[SynthesizedUtterance]>([])
-    private let cancelledCount = Mutex(0)
+    private let recorded = Locked<[SynthesizedUtterance]>([])
+    private let cancelledCount = Locked(0)
 
     init(wrapping engine: any TTSEngine) {
         self.engine = engine

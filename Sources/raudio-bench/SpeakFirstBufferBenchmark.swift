@@ -4,7 +4,6 @@ import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
-import Synchronization
 
 /// `speak-first-buffer EPUB [--href HREF]`: the time from process start (`/proc/self/stat`) to the
 /// first buffer `PublicationSpeechSynthesizer` hands to the output, speaking from a locator in the
@@ -57,8 +56,8 @@ struct SpeakFirstBufferBenchmark {
             throw .failed("\(path): \(error.message)")
         }
         let built = clock.now
-        let started = Mutex<ContinuousClock.Instant?>(nil)
-        let failure = Mutex<String?>(nil)
+        let started = Locked<ContinuousClock.Instant?>(nil)
+        let failure = Locked<String?>(nil)
         Task {
             started.withLock { $0 = clock.now }
             do {
@@ -69,7 +68,7 @@ struct SpeakFirstBufferBenchmark {
             }
         }
         let written = record.waitForFirstWrite(timeout: 30)
-        let firstUtterance = Mutex<String?>(nil)
+        let firstUtterance = Locked<String?>(nil)
         let closed = DispatchSemaphore(value: 0)
         Task {
             let state = await synthesizer.state

@@ -3,7 +3,6 @@ import Foundation
 import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
-import Synchronization
 
 /// `speak-gaps EPUB [--href HREF] [--seconds 1800]`: the silence `PublicationSpeechSynthesizer` adds
 /// between utterances, rendering one chapter as fast as synthesis allows.
@@ -37,7 +36,7 @@ struct SpeechGapBenchmark {
             throw .failed("eSpeak NG: \(error.message)")
         }
         let recorder = RecordingTTSEngine(wrapping: engine)
-        let sinkBox = Mutex<GapComparingSink?>(nil)
+        let sinkBox = Locked<GapComparingSink?>(nil)
         var components = AudioEngineComponents.make(output: .null)
         components.makeSink = { () throws(AudioSinkError) -> any AudioSink in
             let sink = GapComparingSink(recorder: recorder)
@@ -53,7 +52,7 @@ struct SpeechGapBenchmark {
             throw .failed("\(path): \(error.message)")
         }
         let chapterHref = link.href
-        let outcome = Mutex<(utterances: Int, reason: String, failure: String?)>((0, "", nil))
+        let outcome = Locked<(utterances: Int, reason: String, failure: String?)>((0, "", nil))
         let done = DispatchSemaphore(value: 0)
         let clock = ContinuousClock()
         let start = clock.now

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReadiumShared
 import Testing
 
 /// A private PulseAudio daemon for one test, in its own `mktemp -d` runtime folder, with a null sink
@@ -13,7 +13,7 @@ public final class PulseAudioDaemon: @unchecked Sendable {
     /// The value for `PULSE_SERVER`: `unix:<directory>/native.sock`.
     public let server: String
     private let environment: [String: String]
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// Whether `pulseaudio` is installed. In CI (`CI` set) tests run anyway and fail when it is missing.
     public static var isInstalled: Bool { executable("pulseaudio") != nil && executable("parec") != nil }
@@ -168,7 +168,7 @@ public func withPulseAudioDaemon<T>(_ body: (PulseAudioDaemon) throws -> T) thro
 public final class PulseRecording: @unchecked Sendable {
     private let process: Process
     private let pipe = Pipe()
-    private let bytes = Mutex<[UInt8]>([])
+    private let bytes = Locked<[UInt8]>([])
     private let finished = DispatchSemaphore(value: 0)
 
     init(process: Process) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReadiumShared
 
 /// A process under test that keeps running while the test talks to it: stdin stays open, stdout is
 /// read line by line on a background thread, signals can be sent and `/proc` read.
@@ -118,7 +118,7 @@ public final class RunningProcess: @unchecked Sendable {
 
 /// A value behind a `Mutex`, in a class so that reader threads can share it.
 final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: Locked<Value>
+    init(_ value: Value) { mutex = Locked(value) }
     func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }

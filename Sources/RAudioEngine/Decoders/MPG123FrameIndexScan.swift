@@ -2,13 +2,12 @@ import CMPG123
 import Dispatch
 import Foundation
 import ReadiumShared
-import Synchronization
 
 /// Builds an MP3's frame index on a background thread, for an `MPG123Decoder` to adopt later.
 ///
 /// A thread of its own ("raudio.mp3-scan") opens a second libmpg123 handle on the same resource and
 /// runs `mpg123_scan`, then keeps the frame offsets (`mpg123_index`) and the exact length
-/// (`mpg123_length`) behind a `Mutex`. The decoder takes them on its own thread and applies them with
+/// (`mpg123_length`) behind a `Locked`. The decoder takes them on its own thread and applies them with
 /// `mpg123_set_index`: the two handles never meet. `cancel()` (from any thread) makes the scan's reads
 /// fail, so the scan stops at its next read and the thread frees its handle; nothing leaks.
 final class MPG123FrameIndexScan: Sendable {
@@ -27,7 +26,7 @@ final class MPG123FrameIndexScan: Sendable {
         case taken
     }
 
-    private let state = Mutex<State>(.running)
+    private let state = Locked<State>(.running)
     private let finishedSignal = DispatchSemaphore(value: 0)
     let cancellation = CancellationFlag()
 

@@ -1,6 +1,6 @@
 import CESpeakNG
 import ReadiumNavigator
-import Synchronization
+import ReadiumShared
 
 /// One utterance ready for eSpeak NG: the voice and the absolute rate, pitch and volume.
 ///
@@ -19,7 +19,7 @@ struct ESpeakRequest: Sendable {
     var volume: Double
 
     /// The voice eSpeak has loaded, so consecutive utterances in one voice skip the ~4 ms reload.
-    private static let loadedVoice = Mutex<String?>(nil)
+    private static let loadedVoice = Locked<String?>(nil)
 
     func run(cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) -> Result<SynthesizedUtterance, TTSError> {
         guard !cancellation.isCancelled else { return .failure(cancelledError) }

@@ -2,13 +2,14 @@ import CESpeakNG
 import Dispatch
 import Foundation
 import ReadiumNavigator
+import ReadiumShared
 import Synchronization
 
 /// The one thread of the process that calls eSpeak NG, which has global state and is not thread-safe.
 ///
 /// Started on first use ("raudio.espeak"); it calls `espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS)` once
 /// for the life of the process and installs the synthesis callback, then runs jobs one after the
-/// other: callers enqueue closures behind a `Mutex` and wake the thread with a semaphore. Every
+/// other: callers enqueue closures behind a `Locked` and wake the thread with a semaphore. Every
 /// eSpeak NG call of raudio runs inside a job, so synthesis callbacks also run on this thread.
 final class ESpeakThread: Sendable {
     /// The process-wide thread; initializing eSpeak NG happens once, here.
@@ -20,7 +21,7 @@ final class ESpeakThread: Sendable {
 
     /// Jobs waiting for the thread, and the semaphore that wakes it.
     private final class JobQueue: Sendable {
-        let jobs = Mutex<[@Sendable () -> Void]>([])
+        let jobs = Locked<[@Sendable () -> Void]>([])
         let wakeUp = DispatchSemaphore(value: 0)
     }
 
@@ -54,7 +55,7 @@ final class ESpeakThread: Sendable {
     }
 
     private final class StartupBox: Sendable {
-        let value = Mutex<Result<Int, TTSError>?>(nil)
+        let value = Locked<Result<Int, TTSError>?>(nil)
     }
 
     /// Runs `job` on the eSpeak thread and blocks the caller until it returns. Never call it from the
@@ -88,5 +89,5 @@ final class ESpeakThread: Sendable {
 
 /// A value handed from the eSpeak thread to a waiting caller.
 final class ResultBox<Value: Sendable>: Sendable {
-    let value = Mutex<Value?>(nil)
+    let value = Locked<Value?>(nil)
 }

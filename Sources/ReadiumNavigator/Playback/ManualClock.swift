@@ -1,14 +1,14 @@
-import Synchronization
+import ReadiumShared
 
 /// A clock that moves only when told: the deterministic stand-in for `SystemPlaybackClock` in tests.
 ///
 /// Safe to read and advance from any thread.
 public final class ManualClock: PlaybackClock {
-    private let seconds: Mutex<Double>
+    private let seconds: Locked<Double>
 
     /// Makes a clock reading `start` seconds.
     public init(start: Double = 0) {
-        seconds = Mutex(start)
+        seconds = Locked(start)
     }
 
     public var now: Double {

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
-import Synchronization
+import ReadiumShared
 
 /// Plays the items of a `RenderSource` into one `AudioSink`, gaplessly, on a thread it owns.
 ///
 /// The thread ("raudio.render") owns the decoders, the speed processor, the resamplers and the sink
-/// (made on that thread by `components.makeSink`). The methods here only queue commands (a `Mutex`
+/// (made on that thread by `components.makeSink`). The methods here only queue commands (a `Locked`
 /// queue and a semaphore) and return at once; they may be called from any thread or actor. What
 /// happens comes back, in order, on `reports`. Shared by the audiobook navigator and the speech
 /// synthesizer: it plays "items", whatever produces their PCM.
@@ -65,9 +65,9 @@ public final class AudioRenderer: Sendable {
     public func shutdown() { inbox.send(.shutdown) }
 }
 
-/// The command queue between the owner and the render thread: a `Mutex` and a semaphore.
+/// The command queue between the owner and the render thread: a `Locked` queue and a semaphore.
 final class RenderInbox: Sendable {
-    private let queue = Mutex<[RenderCommand]>([])
+    private let queue = Locked<[RenderCommand]>([])
     private let semaphore = DispatchSemaphore(value: 0)
 
     func send(_ command: RenderCommand) {

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ReadiumShared
 
 /// One utterance being synthesized on the engine's thread, and its result once done.
 ///
@@ -8,8 +8,8 @@ import Synchronization
 final class SynthesisJob: Sendable {
     let utterance: SpeechUtterance
     let cancellation = TTSCancellation()
-    private let result = Mutex<Result<SynthesizedUtterance, TTSError>?>(nil)
-    private let samplesDropped = Mutex(false)
+    private let result = Locked<Result<SynthesizedUtterance, TTSError>?>(nil)
+    private let samplesDropped = Locked(false)
     private let done = DispatchSemaphore(value: 0)
 
     init(utterance: SpeechUtterance) {

@@ -1,5 +1,4 @@
 import ReadiumShared
-import Synchronization
 
 /// The utterances of a publication as items for an `AudioRenderer`: each item is one utterance's
 /// synthesized PCM, opened as a `PCMBufferDecoder`.
@@ -21,13 +20,13 @@ final class UtteranceRenderSource: RenderSource {
     }
 
     let engine: any TTSEngine
-    private let planner = Mutex<UtterancePlanner?>(nil)
-    private let jobs = Mutex<[Int: SynthesisJob]>([:])
-    private let settingsStore: Mutex<Settings>
+    private let planner = Locked<UtterancePlanner?>(nil)
+    private let jobs = Locked<[Int: SynthesisJob]>([:])
+    private let settingsStore: Locked<Settings>
 
     init(engine: any TTSEngine, settings: Settings) {
         self.engine = engine
-        settingsStore = Mutex(settings)
+        settingsStore = Locked(settings)
     }
 
     var itemCount: Int? { nil }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ZIPFoundation
 
 /// One file inside a ZIP archive.
@@ -12,7 +11,7 @@ import ZIPFoundation
 /// kept and served again. Safety: entries declaring more than `maximumEntrySize` are refused with
 /// `.tooLarge` for whole reads and for any DEFLATED read; inflating past the declared size (a ZIP
 /// bomb) stops at once with `.tooLarge`; a CRC-32 mismatch on a whole read is `.badData`.
-/// Thread-safe: the archive is opened per call, the cache is behind a `Mutex`.
+/// Thread-safe: the archive is opened per call, the cache is behind a `Locked`.
 public final class ZIPEntryResource: Resource {
     /// Entries whose declared uncompressed size is above this are refused (2 GiB).
     public static let maximumEntrySize: UInt64 = 2 << 30
@@ -25,8 +24,8 @@ public final class ZIPEntryResource: Resource {
     let info: ZIPEntryInfo
     let archivePath: String
     let archiveSize: UInt64
-    private let dataOffset = Mutex<UInt64?>(nil)
-    private let window = Mutex<(start: UInt64, bytes: Data)?>(nil)
+    private let dataOffset = Locked<UInt64?>(nil)
+    private let window = Locked<(start: UInt64, bytes: Data)?>(nil)
 
     init(info: ZIPEntryInfo, archivePath: String, archiveSize: UInt64) {
         self.info = info

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A mistake in a publication that was worked around: reported, never fatal.
 ///
@@ -25,7 +24,7 @@ public struct ParsingWarning: Sendable, Hashable, CustomStringConvertible {
 
 /// Collects the warnings of a parse. Safe to share between threads.
 public final class WarningLog: Sendable {
-    private let storage = Mutex<[ParsingWarning]>([])
+    private let storage = Locked<[ParsingWarning]>([])
 
     public init() {}
 

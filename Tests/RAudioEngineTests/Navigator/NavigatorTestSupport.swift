@@ -4,13 +4,12 @@ import RAudioTestSupport
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
-import Synchronization
 import Testing
 
 /// Collects a navigator's events for a test and waits for conditions on them.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[AudioNavigatorEvent]>([])
-    private let done = Mutex(false)
+    private let events = Locked<[AudioNavigatorEvent]>([])
+    private let done = Locked(false)
 
     init(_ navigator: AudioNavigator) {
         let stream = navigator.events

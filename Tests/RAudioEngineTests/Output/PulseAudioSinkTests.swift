@@ -2,7 +2,7 @@ import Foundation
 import RAudioEngine
 import RAudioTestSupport
 import ReadiumNavigator
-import Synchronization
+import ReadiumShared
 import Testing
 
 @Suite(.serialized, .enabled(if: PulseAudioDaemon.isAvailable, PulseAudioDaemon.skipMessage))
@@ -51,7 +51,7 @@ struct PulseAudioSinkTests {
         try withPulseAudioDaemon { daemon in
             let sink = try PulseAudioSink(identity: identity, server: daemon.server)
             try sink.open(format: format)
-            let outcome = Mutex<AudioSinkError?>(nil)
+            let outcome = Locked<AudioSinkError?>(nil)
             let done = DispatchSemaphore(value: 0)
             let tone = ToneAnalysis.sine(frequency: 440, sampleRate: 44_100, channels: 2, seconds: 0.1)
             let writer = Thread {

@@ -115,7 +115,7 @@ struct ESpeakSynthesisTests {
     }
 
     @Test func chunksAddUpToTheUtterance() async throws {
-        let collected = Mutex<(samples: [Float], words: Int)>(([], 0))
+        let collected = Locked<(samples: [Float], words: Int)>(([], 0))
         let utterance = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SynthesizedUtterance, any Error>) in
             engine.synthesize(
                 TTSUtterance(text: "Chunks, then the whole utterance.", voiceOrLanguage: .language(Language(code: "en"))),

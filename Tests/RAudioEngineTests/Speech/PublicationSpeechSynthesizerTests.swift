@@ -4,7 +4,6 @@ import RAudioTestSupport
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
-import Synchronization
 import Testing
 
 /// The speech synthesizer with real eSpeak NG, the real renderer and real sinks, on the project's sample EPUB.
@@ -13,7 +12,7 @@ import Testing
 
     /// Records a synthesizer's events.
     final class Recorder: Sendable {
-        let events = Mutex<[SpeechSynthesizerEvent]>([])
+        let events = Locked<[SpeechSynthesizerEvent]>([])
         init(_ synthesizer: PublicationSpeechSynthesizer) {
             let stream = synthesizer.events
             Task { [self] in for await event in stream { events.withLock { $0.append(event) } } }

@@ -1,7 +1,6 @@
 import Foundation
 import RAudioTestSupport
 import ReadiumShared
-import Synchronization
 @testable import ReadiumNavigator
 
 /// A decoder of `frameCount` frames whose samples encode their own index (frame / 1e6), so the
@@ -59,8 +58,8 @@ struct CountingDecoderFactory: AudioDecoderFactory {
 
 /// A sink that keeps every sample in memory (thread-safe reads for the test).
 final class MemorySink: AudioSink, Sendable {
-    let samples = Mutex<[Float]>([])
-    let formats = Mutex<[PCMFormat]>([])
+    let samples = Locked<[Float]>([])
+    let formats = Locked<[PCMFormat]>([])
 
     func open(format: PCMFormat) throws(AudioSinkError) { formats.withLock { $0.append(format) } }
     func write(_ input: UnsafeBufferPointer<Float>) throws(AudioSinkError) { samples.withLock { $0.append(contentsOf: input) } }

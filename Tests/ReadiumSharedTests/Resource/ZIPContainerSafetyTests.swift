@@ -1,6 +1,5 @@
 import Foundation
 import ReadiumShared
-import Synchronization
 import Testing
 
 /// ZIPs made at test time with Python's `zipfile`, some patched by hand to lie.
@@ -225,7 +224,7 @@ import Testing
         let container = try ZIPContainer(url: folder.url.appendingPathComponent("mixed.zip"))
         for href in container.entries {
             let resource = try container.resource(at: href)
-            let mismatches = Mutex<[String]>([])
+            let mismatches = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { thread in
                 for step in 0..<2 {
                     let start = UInt64((thread * 1_234_567 + step * 2_345_678) % (bytes.count - 100_000))

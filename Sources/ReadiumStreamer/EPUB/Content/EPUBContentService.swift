@@ -1,6 +1,5 @@
 import Foundation
 import ReadiumShared
-import Synchronization
 
 /// The content of an EPUB: reads the XHTML resources of the reading order into content elements,
 /// one resource at a time, when an iterator reaches them.
@@ -20,7 +19,7 @@ public final class EPUBContentService: ContentService {
     /// What was worked around while reading content (malformed resources, unmatched selectors).
     public let warnings: WarningLog
     private let onResourceParsed: (@Sendable (String) -> Void)?
-    private let cumulativeShares = Mutex<[Double]?>(nil)
+    private let cumulativeShares = Locked<[Double]?>(nil)
 
     /// - Parameter onResourceParsed: called with the href of each resource as it is parsed, on the
     ///   thread of the iterator; for instrumentation (tests count parsed resources with it).

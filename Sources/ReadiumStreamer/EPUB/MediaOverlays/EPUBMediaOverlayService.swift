@@ -1,6 +1,5 @@
 import Foundation
 import ReadiumShared
-import Synchronization
 
 /// The media overlays of an EPUB: parses each SMIL file the first time one of its content documents
 /// is asked for, then keeps it.
@@ -13,9 +12,9 @@ public final class EPUBMediaOverlayService: MediaOverlayService {
     let readingOrder: [Link]
     let container: any Container
     let log = WarningLog()
-    private let parsed = Mutex<[String: Result<[MediaOverlayPar], MediaOverlayError>]>([:])
+    private let parsed = Locked<[String: Result<[MediaOverlayPar], MediaOverlayError>]>([:])
 
-    private let documentTexts = Mutex<[String: XHTMLFragmentTexts?]>([:])
+    private let documentTexts = Locked<[String: XHTMLFragmentTexts?]>([:])
 
     public init(publication: Publication) {
         readingOrder = publication.readingOrder

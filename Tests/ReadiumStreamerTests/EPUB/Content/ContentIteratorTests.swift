@@ -1,7 +1,6 @@
 import Foundation
 import ReadiumShared
 import ReadiumStreamer
-import Synchronization
 import Testing
 
 /// A book of `chapterCount` XHTML chapters in a temporary folder, with a counter of parsed resources.
@@ -41,7 +40,7 @@ final class SyntheticBook: Sendable {
 
 /// The hrefs the content service reports as parsed, in order.
 final class ParsedHrefs: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ href: String) { storage.withLock { $0.append(href) } }
     var hrefs: [String] { storage.withLock { $0 } }
 }
