@@ -10,7 +10,7 @@ final class UtterancePlanner: @unchecked Sendable {
     /// Half the width of the index space of one plan: indices outside `base ± span` belong to another.
     static let span = 500_000_000
 
-    let base: Int
+    private(set) var base: Int
     private let content: any Content
     private let tokenizer: ContentTokenizer
     private let skippedRoles: Set<String>
@@ -45,6 +45,15 @@ final class UtterancePlanner: @unchecked Sendable {
         while index >= highest, !isForwardDone { extendForward() }
         while index < lowest, !isBackwardDone { extendBackward() }
         return utterances[index]
+    }
+
+    /// Moves the whole plan by `delta` indices (utterance `i` becomes `i + delta`), keeping what was
+    /// read: a new index space for the same utterances, so the renderer opens them anew.
+    func rebase(by delta: Int) {
+        base += delta
+        lowest += delta
+        highest += delta
+        utterances = Dictionary(uniqueKeysWithValues: utterances.map { ($0.key + delta, $0.value) })
     }
 
     /// Forgets utterances far from `index` (keeps `keep` on each side), bounding memory on long books.
