@@ -57,8 +57,10 @@ struct TextCommand: ParsableCommand {
         let skipped = skippedRoles
         let iterator = content.iterator()
         var resumeLocator = start
-        while let element = try nextElement(iterator) {
+        while var element = try nextElement(iterator) {
             guard !skipped.contains(element.role.name) else { continue }
+            // Inline runs (note references) stay in the text unless `--skip` names their role.
+            if let text = element as? TextContentElement { element = text.removingInlineRuns(withRoles: skipped) }
             // The first element starts at the utterance `--from` points at, when it names one.
             let utterances = resumeLocator.map { tokenizer.tokenize(element, resumingAt: $0) } ?? tokenizer.tokenize(element)
             resumeLocator = nil

@@ -13,6 +13,7 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
 
     func willLoad(_ target: SpeechTarget) -> RenderStart {
         targetItem = target.item
+        if target.item != resumed?.to { resumed = nil }
         return RenderStart(item: target.item, seconds: 0)
     }
 
@@ -46,6 +47,14 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
 
     /// Records the heard position: announces a new utterance, then reports the words heard up to it.
     func hear(_ position: RenderPosition, reportingWords: Bool) {
+        if let moved = resumed, position.item == moved.to, announcedItem == moved.from,
+           let (_, pcm) = source.synthesized(at: moved.to) {
+            // The same utterance, resumed at a word with new settings: its new PCM, words counted anew.
+            resumed = nil
+            announcedItem = moved.to
+            announced?.pcm = pcm.droppingSamples()
+            reportedWords = 0
+        }
         if position.item != announcedItem {
             guard let (utterance, pcm) = source.synthesized(at: position.item) else { return }
             if reportingWords, let previous = announcedItem, position.item == previous + 1 { finishWords() }

@@ -29,6 +29,9 @@ public actor PublicationSpeechSynthesizer {
     var targetItem: Int?
     var announced: (utterance: SpeechUtterance, pcm: SynthesizedUtterance)?
     var reportedWords = 0
+    /// The announced utterance moved to item `to` by a settings change (`respeakCurrentUtterance`),
+    /// until that item is heard: it then takes the resumed PCM without a second `utterance` event.
+    var resumed: (from: Int, to: Int)?
     var lastRange: Locator?
     /// The locator of the last utterance announced, kept after a stop.
     var lastUtteranceLocator: Locator?
@@ -156,7 +159,7 @@ public actor PublicationSpeechSynthesizer {
         }
     }
 
-    /// Speaks with voice `identifier` from the current utterance on. Throws `.unknownVoice`.
+    /// Speaks with voice `identifier` from the word being heard on. Throws `.unknownVoice`.
     public func setVoice(_ identifier: String) throws(TTSError) {
         guard let voice = engine.voice(withIdentifier: identifier) else {
             throw TTSError(.unknownVoice, message: "no voice \"\(identifier)\"")
@@ -166,14 +169,15 @@ public actor PublicationSpeechSynthesizer {
         respeakCurrentUtterance()
     }
 
-    /// Changes the pitch multiplier (0.5...2) from the current utterance on.
+    /// Changes the pitch multiplier (0.5...2) from the word being heard on.
     public func setPitch(_ pitch: Double) {
         configuration.pitch = min(max(pitch.isFinite ? pitch : 1, 0.5), 2)
         source.settings.pitch = configuration.pitch
         respeakCurrentUtterance()
     }
 
-    /// Changes the rate multiplier (0.5...3, 1 = the voice preset's rate) from the current utterance on.
+    /// Changes the rate multiplier (0.5...3, 1 = the voice preset's rate) from the word being heard on
+    /// (the rest of the utterance is synthesized again; see `respeakCurrentUtterance`).
     public func setSpeed(_ speed: Double) {
         configuration.speed = min(max(speed.isFinite ? speed : 1, 0.5), 3)
         source.settings.speed = configuration.speed
@@ -206,14 +210,35 @@ public actor PublicationSpeechSynthesizer {
                                                startLocator: locator, base: base))
         announcedItem = nil
         targetItem = nil
+        resumed = nil
         return SpeechTarget(item: base)
     }
 
-    /// Synthesizes again from the start of the current utterance, with the new settings.
+    /// Speaks the utterance being heard again with the new settings, from the start of the word being
+    /// heard (the last `range` reported; the utterance's start when none was): the plan moves to a new
+    /// index space (`UtteranceRenderSource.resume`) and the synthesizer seeks to the utterance's new
+    /// index. The utterance is not announced again; its words keep locating against its whole text.
+    /// An utterance still loading (not heard yet) is synthesized again whole.
     func respeakCurrentUtterance() {
-        let pending = targetItem.flatMap { source.plannedUtterance(at: $0) }
-        guard session.machine.state.isActive, let locator = pending?.locator ?? announced?.utterance.locator else { return }
-        if let target = try? plan(from: locator) { handle(.seek(target)) }
+        guard session.machine.state.isActive else { return }
+        let item: Int
+        var textStart: String.Index?
+        let isHeardUtterance: Bool
+        if let targetItem, resumed?.to != targetItem {
+            // Another utterance is loading: nothing of it was heard.
+            item = targetItem
+            isHeardUtterance = false
+        } else if let current = resumed?.to ?? announcedItem, let (_, pcm) = announced {
+            item = current
+            isHeardUtterance = true
+            if reportedWords > 0 { textStart = pcm.wordBoundaries[reportedWords - 1].range.lowerBound }
+        } else {
+            return
+        }
+        epoch += 1
+        guard let newItem = source.resume(item: item, from: textStart, newBase: epoch * 2 * UtterancePlanner.span) else { return }
+        resumed = isHeardUtterance ? announcedItem.map { (from: $0, to: newItem) } : nil
+        handle(.seek(SpeechTarget(item: newItem)))
     }
 }
 

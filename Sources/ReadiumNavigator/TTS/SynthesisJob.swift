@@ -7,18 +7,26 @@ import ReadiumShared
 /// (usually it already is: utterances are synthesized ahead of the one playing).
 final class SynthesisJob: Sendable {
     let utterance: SpeechUtterance
+    /// Where in `utterance.text` synthesis starts (a word resumed after a settings change), nil: its
+    /// start. The result's text is still the whole utterance's, its word ranges moved to match.
+    let textStart: String.Index?
     let cancellation = TTSCancellation()
     private let result = Locked<Result<SynthesizedUtterance, TTSError>?>(nil)
     private let samplesDropped = Locked(false)
     private let done = DispatchSemaphore(value: 0)
 
-    init(utterance: SpeechUtterance) {
+    init(utterance: SpeechUtterance, textStart: String.Index? = nil) {
         self.utterance = utterance
+        self.textStart = textStart.flatMap { $0 > utterance.text.startIndex && $0 < utterance.text.endIndex ? $0 : nil }
     }
 
-    /// Called once, on the engine's thread.
+    /// The text to synthesize: the utterance's, from `textStart`.
+    var spokenText: String { textStart.map { String(utterance.text[$0...]) } ?? utterance.text }
+
+    /// Called once, on the engine's thread, with the outcome of synthesizing `spokenText`.
     func complete(_ outcome: Result<SynthesizedUtterance, TTSError>) {
-        result.withLock { $0 = outcome }
+        let placed = textStart.map { start in outcome.map { $0.placed(in: utterance.text, from: start) } } ?? outcome
+        result.withLock { $0 = placed }
         done.signal()
     }
 

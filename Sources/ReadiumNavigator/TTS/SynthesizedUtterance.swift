@@ -39,6 +39,24 @@ public struct SynthesizedUtterance: Sendable {
         return copy
     }
 
+    /// This utterance, spoken from `start` of `fullText` (its `text` is `fullText[start...]`), as a
+    /// part of `fullText`: `text` becomes `fullText` and every word range moves by `start`'s offset, so
+    /// words locate against the whole utterance. Frames are unchanged (the PCM starts at `start`).
+    public func placed(in fullText: String, from start: String.Index) -> SynthesizedUtterance {
+        var copy = self
+        let shift = fullText.utf8.distance(from: fullText.startIndex, to: start)
+        let fullLength = fullText.utf8.count
+        copy.wordBoundaries = wordBoundaries.compactMap { boundary in
+            let lower = text.utf8.distance(from: text.startIndex, to: boundary.range.lowerBound) + shift
+            let upper = text.utf8.distance(from: text.startIndex, to: boundary.range.upperBound) + shift
+            guard upper <= fullLength else { return nil }
+            let range = fullText.utf8.index(fullText.startIndex, offsetBy: lower)..<fullText.utf8.index(fullText.startIndex, offsetBy: upper)
+            return TTSWordBoundary(range: range, startFrame: boundary.startFrame)
+        }
+        copy.text = fullText
+        return copy
+    }
+
     /// A decoder that plays this utterance's PCM from its first frame.
     public func makeDecoder() -> PCMBufferDecoder {
         PCMBufferDecoder(samples: samples, format: format, href: "tts:\(voice.identifier)")

@@ -10,7 +10,7 @@ final class UtterancePlanner: @unchecked Sendable {
     /// Half the width of the index space of one plan: indices outside `base ± span` belong to another.
     static let span = 500_000_000
 
-    let base: Int
+    private(set) var base: Int
     private let content: any Content
     private let tokenizer: ContentTokenizer
     private let skippedRoles: Set<String>
@@ -47,6 +47,15 @@ final class UtterancePlanner: @unchecked Sendable {
         return utterances[index]
     }
 
+    /// Moves the whole plan by `delta` indices (utterance `i` becomes `i + delta`), keeping what was
+    /// read: a new index space for the same utterances, so the renderer opens them anew.
+    func rebase(by delta: Int) {
+        base += delta
+        lowest += delta
+        highest += delta
+        utterances = Dictionary(uniqueKeysWithValues: utterances.map { ($0.key + delta, $0.value) })
+    }
+
     /// Forgets utterances far from `index` (keeps `keep` on each side), bounding memory on long books.
     func forget(awayFrom index: Int, keep: Int = 64) {
         guard utterances.count > keep * 4 else { return }
@@ -57,23 +66,30 @@ final class UtterancePlanner: @unchecked Sendable {
         if forward == nil { forward = content.iterator() }
         guard let iterator = forward else { return }
         while true {
-            let element: (any ContentElement)?
+            let next: (any ContentElement)?
             do {
-                element = try iterator.next()
+                next = try iterator.next()
             } catch {
                 errors.append(error)
                 continue
             }
-            guard let element else {
+            guard let original = next else {
                 isForwardDone = true
                 return
             }
+            let element = spoken(original)
             var found = utterances(of: element)
             if let locator = startLocator {
                 // The first element: start at the utterance the locator highlights; earlier ones go below base.
                 startLocator = nil
                 let raw = tokenizer.tokenize(element)
-                let resumeIndex = raw.count - tokenizer.tokenize(element, resumingAt: locator).count
+                // The locator may quote the text with its note references (`raudio text`) or without
+                // (a `range` event): match either when removing them left as many utterances.
+                var resumeIndex = raw.count - tokenizer.tokenize(element, resumingAt: locator).count
+                let unremoved = tokenizer.tokenize(original)
+                if unremoved.count == raw.count {
+                    resumeIndex = max(resumeIndex, raw.count - tokenizer.tokenize(original, resumingAt: locator).count)
+                }
                 let converted = skippedRoles.contains(element.role.name) ? [] : raw.enumerated().compactMap { entry in
                     utterance(of: entry.element).map { (entry.offset, $0) }
                 }
@@ -108,7 +124,7 @@ final class UtterancePlanner: @unchecked Sendable {
                 errors.append(error)
                 continue
             }
-            guard let element else {
+            guard let element = element.map(spoken) else {
                 isBackwardDone = true
                 return
             }
@@ -120,6 +136,11 @@ final class UtterancePlanner: @unchecked Sendable {
             }
             return
         }
+    }
+
+    /// `element` without its inline runs of skipped roles (note references inside a sentence).
+    private func spoken(_ element: any ContentElement) -> any ContentElement {
+        (element as? TextContentElement)?.removingInlineRuns(withRoles: skippedRoles) ?? element
     }
 
     /// The spoken utterances of one element: tokenized, skipped roles and empty text left out.

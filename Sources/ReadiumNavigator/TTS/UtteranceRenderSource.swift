@@ -47,10 +47,43 @@ final class UtteranceRenderSource: RenderSource {
         for job in cancelled { job.cancellation.cancel() }
     }
 
+    /// Continues the current plan in a new index space from utterance `index`, synthesized again
+    /// with the current settings from `textStart` of its text (nil: its start); returns the utterance's
+    /// new index, nil when the plan has no utterance `index`.
+    ///
+    /// Every utterance `i` becomes `i + newBase - base`, so the renderer opens them anew (it keeps
+    /// the decoders of the old indices); every job of the old indices is cancelled (the lookahead
+    /// was synthesized with the old settings). The resumed utterance's PCM starts at `textStart`,
+    /// its word ranges still index the whole text. Its first opening spends it: opening it again
+    /// (after `previous()` and `next()`) synthesizes the whole utterance.
+    func resume(item index: Int, from textStart: String.Index?, newBase: Int) -> Int? {
+        let moved = planner.withLock { planner -> (Int, SpeechUtterance)? in
+            guard let planner, let utterance = planner.utterance(at: index) else { return nil }
+            let delta = newBase - planner.base
+            planner.rebase(by: delta)
+            return (index + delta, utterance)
+        }
+        let cancelled = jobs.withLock { jobs in
+            let all = Array(jobs.values)
+            jobs.removeAll()
+            return all
+        }
+        for job in cancelled { job.cancellation.cancel() }
+        guard let (newIndex, utterance) = moved else { return nil }
+        let job = SynthesisJob(utterance: utterance, textStart: textStart)
+        jobs.withLock { $0[newIndex] = job }
+        start(job, settings: settings)
+        return newIndex
+    }
+
     func openItem(at index: Int) throws -> any AudioDecoder {
         guard let job = startJobs(from: index) else { throw RenderSourceEnd() }
         switch job.wait() {
-        case .success(let synthesized): return synthesized.makeDecoder()
+        case .success(let synthesized):
+            let decoder = synthesized.makeDecoder()
+            // A resumed utterance is heard once from its middle; the decoder keeps the samples.
+            if job.textStart != nil { job.dropSamples() }
+            return decoder
         case .failure(let error): throw error
         }
     }
@@ -104,11 +137,15 @@ final class UtteranceRenderSource: RenderSource {
             }
             return jobs[index]
         }
-        for (_, job) in toStart {
-            let request = ttsUtterance(for: job.utterance, settings: settings)
-            engine.synthesize(request, cancellation: job.cancellation, onChunk: nil) { job.complete($0) }
-        }
+        for (_, job) in toStart { start(job, settings: settings) }
         return job
+    }
+
+    /// Hands `job` to the engine (which synthesizes on its own thread and completes the job there).
+    private func start(_ job: SynthesisJob, settings: Settings) {
+        var request = ttsUtterance(for: job.utterance, settings: settings)
+        request.text = job.spokenText
+        engine.synthesize(request, cancellation: job.cancellation, onChunk: nil) { job.complete($0) }
     }
 
     /// Readium's voice rule: the chosen voice speaks the main language (and its own); text marked in

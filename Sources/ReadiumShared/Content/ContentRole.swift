@@ -2,7 +2,7 @@
 ///
 /// `name` is a stable lowercase word used by `raudio text --skip` and in JSON output: `heading`,
 /// `body`, `quote`, `footnote`, `endnote`, `aside`, `pagebreak`, `listitem`, `caption`, `tablecell`,
-/// `image`, `audio`, `video`.
+/// `image`, `audio`, `video`, and `noteref` (an inline run of text, see `TextContentElement.InlineRun`).
 public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
     /// `h1`...`h6`, with the level from 1 to 6.
     case heading(level: Int)
@@ -17,6 +17,9 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
     case aside
     /// A page-break marker (`epub:type="pagebreak"`, `role="doc-pagebreak"`), usually a page number.
     case pageBreak
+    /// A note reference inside text (`epub:type="noteref"`, `role="doc-noteref"`), usually a number or
+    /// a symbol: never the role of an element, only of an inline run of a segment's text.
+    case noteRef
     case listItem
     /// `figcaption`, a table `caption`.
     case caption
@@ -35,6 +38,7 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
         case .endnote: "endnote"
         case .aside: "aside"
         case .pageBreak: "pagebreak"
+        case .noteRef: "noteref"
         case .listItem: "listitem"
         case .caption: "caption"
         case .tableCell: "tablecell"
@@ -47,11 +51,12 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
     /// Every role name, for validating user input.
     public static let allNames: [String] = [
         "heading", "body", "quote", "footnote", "endnote", "aside", "pagebreak", "listitem", "caption", "tablecell",
-        "image", "audio", "video",
+        "image", "audio", "video", "noteref",
     ]
 
-    /// Roles a reader aloud usually skips: they interrupt the flow of the main text.
-    public static let skippableNames: Set<String> = ["pagebreak", "footnote", "endnote", "aside"]
+    /// Roles a reader aloud usually skips: they interrupt the flow of the main text (a note reference
+    /// would be read as a bare number in the middle of a sentence).
+    public static let skippableNames: Set<String> = ["pagebreak", "footnote", "endnote", "aside", "noteref"]
 
     /// Whether a reader aloud would usually skip this role (see `skippableNames`).
     public var isSkippable: Bool { Self.skippableNames.contains(name) }

@@ -25,11 +25,14 @@ public struct TextContentElement: ContentElement, Hashable {
         public var text: String
         /// The language in scope (`xml:lang`/`lang`, else the publication's); nil when none is declared.
         public var language: Language?
+        /// Runs of `text` with a role of their own (note references), in text order; `text` includes them.
+        public var inlineRuns: [InlineRun]
 
-        public init(locator: Locator, text: String, language: Language?) {
+        public init(locator: Locator, text: String, language: Language?, inlineRuns: [InlineRun] = []) {
             self.locator = locator
             self.text = text
             self.language = language
+            self.inlineRuns = inlineRuns
         }
     }
 }

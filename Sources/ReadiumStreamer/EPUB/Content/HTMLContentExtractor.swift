@@ -59,7 +59,7 @@ struct HTMLContentExtractor {
                     defer { offset += segment.text.count }
                     return TextContentElement.Segment(
                         locator: locator(selector: draft.selector, start: offset, length: segment.text.count),
-                        text: segment.text, language: segment.language
+                        text: segment.text, language: segment.language, inlineRuns: segment.runs
                     )
                 }
                 element = TextContentElement(locator: elementLocator, role: role, segments: located)
@@ -79,7 +79,7 @@ struct HTMLContentExtractor {
 /// An element found by the walker, before locators are computed.
 struct HTMLContentDraft {
     enum Kind {
-        case text([(text: String, language: Language?)], ContentRole)
+        case text([(text: String, language: Language?, runs: [TextContentElement.InlineRun])], ContentRole)
         case image(Link, alt: String?, caption: String?)
         case audio([Link])
         case video([Link])

@@ -16,6 +16,8 @@ final class HTMLContentWalker {
     private let defaultLanguage: Language?
     private var stack: [Frame] = []
     private var segments: [(text: String, language: Language?)] = []
+    /// Inline runs of the block being read (note references), in characters of its joined `segments`.
+    private var runs: [TextContentElement.InlineRun] = []
     private var pendingSelectors: Set<String> = []
     private(set) var drafts: [HTMLContentDraft] = []
 
@@ -77,6 +79,11 @@ final class HTMLContentWalker {
         var caption = stack.last?.figureCaption
         if name == "figure" { caption = element.firstChild("figcaption")?.normalizedText }
         stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element), language: language, figureCaption: caption))
+        let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
+        let runStart = isNoteRef ? textLength : 0
+        defer {
+            if isNoteRef, textLength > runStart { runs.append(.init(role: .noteRef, range: runStart..<textLength)) }
+        }
         var elementIndex = 0
         for child in element.children {
             switch child {
@@ -92,6 +99,9 @@ final class HTMLContentWalker {
     }
 
     private var currentLanguage: Language? { stack.last?.language ?? defaultLanguage }
+
+    /// The characters read so far in the block.
+    private var textLength: Int { segments.reduce(0) { $0 + $1.text.count } }
 
     /// Appends text with runs of HTML white space collapsed to one space, as a browser renders it.
     private func appendText(_ raw: String, language: Language?) {
@@ -123,21 +133,48 @@ final class HTMLContentWalker {
 
     /// Emits the text read so far as an element of the innermost open block, if it has any.
     func flush() {
-        defer { segments = [] }
+        defer {
+            segments = []
+            runs = []
+        }
         var cleaned: [(text: String, language: Language?)] = []
+        // Characters dropped before the first one kept: inline runs move back by as many.
+        var dropped = 0
         for segment in segments {
             if segment.text.allSatisfy(\.isWhitespace), !cleaned.isEmpty {
                 cleaned[cleaned.count - 1].text += segment.text
             } else if !segment.text.allSatisfy(\.isWhitespace) {
                 cleaned.append(segment)
+            } else {
+                dropped += segment.text.count
             }
         }
         guard !cleaned.isEmpty else { return }
-        while let first = cleaned[0].text.first, first.isWhitespace { cleaned[0].text.removeFirst() }
+        while let first = cleaned[0].text.first, first.isWhitespace {
+            cleaned[0].text.removeFirst()
+            dropped += 1
+        }
         while let last = cleaned[cleaned.count - 1].text.last, last.isWhitespace { cleaned[cleaned.count - 1].text.removeLast() }
         let role = stack.reversed().lazy.compactMap(\.role).first ?? .body
         let selector = stack.last(where: \.isBlock)?.ownSelector ?? stack.last?.ownSelector ?? "html"
-        drafts.append(HTMLContentDraft(kind: .text(cleaned, role), selector: selector, matchingSelectors: matchingSelectors(adding: [])))
+        let located = Self.split(runs.map { .init(role: $0.role, range: ($0.range.lowerBound - dropped)..<($0.range.upperBound - dropped)) },
+                                 over: cleaned.map(\.text.count))
+        let withRuns = zip(cleaned, located).map { (text: $0.0.text, language: $0.0.language, runs: $0.1) }
+        drafts.append(HTMLContentDraft(kind: .text(withRuns, role), selector: selector, matchingSelectors: matchingSelectors(adding: [])))
+    }
+
+    /// `runs` (in characters of the joined segments) cut at the segments' ends, each part counted in
+    /// its own segment's characters.
+    static func split(_ runs: [TextContentElement.InlineRun], over lengths: [Int]) -> [[TextContentElement.InlineRun]] {
+        var start = 0
+        return lengths.map { length in
+            defer { start += length }
+            return runs.compactMap { run in
+                let lower = max(run.range.lowerBound, start)
+                let upper = min(run.range.upperBound, start + length)
+                return lower < upper ? .init(role: run.role, range: (lower - start)..<(upper - start)) : nil
+            }
+        }
     }
 
     private func emitImage(src: String?, alt: String?, selector: String, selectors: [String]) {

@@ -38,6 +38,12 @@ enum HTMLElementRules {
         semanticTypes(of: element).contains { $0 == "pagebreak" || $0 == "doc-pagebreak" }
     }
 
+    /// Whether `element` is a note reference (`epub:type="noteref"`, `role="doc-noteref"`): an inline
+    /// run of its block's text with the role `.noteRef`.
+    static func isNoteRef(_ element: XMLElement) -> Bool {
+        semanticTypes(of: element).contains { $0 == "noteref" || $0 == "doc-noteref" }
+    }
+
     /// The role `element` gives the text inside it, or nil when it gives none (a `p`, a `div`).
     static func role(of element: XMLElement) -> ContentRole? {
         let types = semanticTypes(of: element)

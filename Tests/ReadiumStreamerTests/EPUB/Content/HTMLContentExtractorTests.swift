@@ -131,3 +131,23 @@ import Testing
         #expect(elements.allSatisfy { ($0.element.spokenText ?? "").isEmpty == false })
     }
 }
+
+/// Note references (`epub:type="noteref"`, `role="doc-noteref"`) inside a paragraph.
+@Suite struct HTMLContentExtractorNoteRefTests {
+    @Test func noteReferencesStayInTheTextAsInlineRunsThatAReaderAloudCanRemove() throws {
+        let elements = try HTMLContentExtractorTests().extract("""
+        <p>The sea<a epub:type="noteref" href="#n1">12</a> and <span lang="fr">la mer <sup><a role="doc-noteref" href="#n2">3</a></sup></span> and the sky.</p>
+        """)
+        let paragraph = try #require(elements.first as? TextContentElement)
+        #expect(paragraph.text == "The sea12 and la mer 3 and the sky.")
+        let runs = paragraph.segments.map { segment in segment.inlineRuns.map { run in
+            String(Array(segment.text)[run.range]) + ":" + run.role.name
+        } }
+        #expect(runs == [["12:noteref"], ["3:noteref"], []], "\(paragraph.segments.map(\.text))")
+        let spoken = paragraph.removingInlineRuns(withRoles: ["noteref"])
+        #expect(spoken.text == "The sea and la mer and the sky.")
+        #expect(spoken.segments.map(\.language?.code) == ["en", "fr", "en"])
+        #expect(spoken.segments.allSatisfy { $0.locator.text.highlight == $0.text })
+        #expect(paragraph.removingInlineRuns(withRoles: ["pagebreak"]) == paragraph)
+    }
+}
