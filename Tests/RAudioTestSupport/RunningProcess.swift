@@ -116,7 +116,7 @@ public final class RunningProcess: @unchecked Sendable {
     }
 }
 
-/// A value behind a `Mutex`, in a class so that reader threads can share it.
+/// A value behind a `Locked`, in a class so that reader threads can share it.
 final class Locked<Value: Sendable>: Sendable {
     private let mutex: Locked<Value>
     init(_ value: Value) { mutex = Locked(value) }
