@@ -13,12 +13,25 @@ public struct RAudioCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// Blocks SIGINT, SIGTERM and SIGHUP until a command decides what they do (see `SignalWatcher`).
+    /// Call on the main thread before the first `await`, so that every thread inherits the mask.
+    public static func holdStopSignals() {
+        SignalWatcher.holdStopSignals()
+    }
+
     /// Parses the process arguments, runs the chosen subcommand and exits with the code of the
     /// documented exit-code table (README, "Exit codes").
     public static func runMain(_ arguments: [String]? = nil) async -> Never {
         StandardStreams.ignoreSIGPIPE()
         do {
             var command = try parseAsRoot(arguments)
+            // Streaming commands stop cleanly on a signal, even one that arrives while they open the
+            // book; the others keep the default action.
+            if command is PlayCommand || command is SpeakCommand {
+                _ = SignalWatcher.shared
+            } else {
+                SignalWatcher.releaseStopSignals()
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -115,10 +115,3 @@ public final class RunningProcess: @unchecked Sendable {
         return ended
     }
 }
-
-/// A value behind a `Locked`, in a class so that reader threads can share it.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Locked<Value>
-    init(_ value: Value) { mutex = Locked(value) }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
-}

@@ -13,7 +13,7 @@ struct SessionDriver {
     func run(
         _ controller: any PlaybackController, opened: JSONValue, moveToStart: () async -> String?
     ) async throws(StandardStreams.ReaderGone) -> ExitStatus {
-        let signals = SignalWatcher()
+        let signals = SignalWatcher.shared
         let stdin = CommandLineReader()
         stdin.start()
         try writer.write(opened)

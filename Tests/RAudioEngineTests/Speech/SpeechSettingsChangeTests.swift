@@ -37,7 +37,9 @@ import Testing
         // Heard once from its middle: opening it again speaks the whole utterance.
         _ = try source.openItem(at: resumedIndex + 1)
         let again = try UtteranceRenderSourceTests.frames(of: source.openItem(at: resumedIndex))
-        #expect(abs(Int64(again) - whole.frameCount) <= 22_050 / 50, "again \(again), whole \(whole.frameCount)")
+        // The same text synthesized twice in one process differs by a few tens of ms (LINUX-INTEROP.md):
+        // 50 ms of tolerance, far below the quarter of the sentence the resumed part lacks.
+        #expect(abs(Int64(again) - whole.frameCount) <= 22_050 / 20, "again \(again), whole \(whole.frameCount)")
     }
 
     @Test func speedChangeMidUtteranceContinuesAtTheWordHeardWithoutAnnouncingTheUtteranceAgain() async throws {

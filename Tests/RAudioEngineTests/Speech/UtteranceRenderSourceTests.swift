@@ -52,7 +52,8 @@ import Testing
         _ = try source.openItem(at: 3)
         _ = try source.openItem(at: 4)
         let again = try Self.frames(of: source.openItem(at: 2))
-        // The same text, voice and settings: the same length within eSpeak's few-ms variation.
-        #expect(abs(again - first) <= 22_050 / 50, "first \(first) frames, again \(again)")
+        // The same text, voice and settings: the same length within eSpeak's variation between two
+        // syntheses in one process (a few tens of ms, LINUX-INTEROP.md); an empty reopening is 0 frames.
+        #expect(abs(again - first) <= 22_050 / 20, "first \(first) frames, again \(again)")
     }
 }
