@@ -11,6 +11,7 @@ struct BenchmarkArguments {
           speak-first-buffer EPUB [--href HREF]    process start -> first speech buffer, from the middle of the last chapter
           speak-gaps EPUB [--href HREF] [--seconds 1800]  silence added between utterances over one chapter
           narration-first-buffer EPUB [--repeat 20] [--href HREF#ID]  text locator -> first narration buffer
+          narration-plan EPUB [--repeat 20] [--mode narration|no-tts|tts]  build the whole narration plan
         Prints one JSON object per measurement on stdout.
 
         """

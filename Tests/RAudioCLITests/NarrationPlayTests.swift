@@ -37,6 +37,26 @@ struct NarrationPlayTests {
         return frames
     }
 
+    /// Every `par` with a clip in reading order, read from the SMIL, with the clip durations before it.
+    func recordedPars(of publication: Publication) throws -> [(textHref: String?, clip: MediaOverlayClip, start: Double)] {
+        let service = try #require(publication.mediaOverlays)
+        var pars: [(textHref: String?, clip: MediaOverlayClip, start: Double)] = []
+        var time = 0.0
+        for index in publication.readingOrder.indices {
+            for par in try service.mediaOverlay(at: index)?.pars ?? [] {
+                guard let clip = par.audio else { continue }
+                pars.append((par.textHref, clip, time))
+                time += clip.duration ?? 0
+            }
+        }
+        return pars
+    }
+
+    func audioBegin(_ event: JSONObject) -> Double? {
+        (event["audioLocator"]?.objectValue?["locations"]?.objectValue?["fragments"]?.arrayValue?.first?.stringValue)
+            .flatMap(MediaFragment.init(parsing:))?.begin
+    }
+
     @Test func narrationPlaysEveryParInSMILOrderAndTheWAVHasExactlyTheClippedFrames() throws {
         let folder = try TemporaryDirectory()
         let wav = folder.path("narration.wav")
@@ -179,6 +199,53 @@ struct NarrationPlayTests {
                                    input: "next\nnext\nescape\nstatus\nquit\n", timeout: 60)
         #expect(events.contains { $0["type"] == "ack" && $0["command"] == "next" })
         #expect(events.contains { $0["type"] == "error" && $0["code"] == "command-unsupported" })
+        #expect(events.contains { $0["type"] == "ack" && $0["command"] == "quit" })
+    }
+
+    @Test func seekByTimeGoesToTheParWhoseClipCoversItAcrossTextToSpeechAndDocuments() throws {
+        let pars = try recordedPars(of: openEPUB(Self.daisy))
+        // 100 s is past basic_tests (about 70 s) and the front matter read with text-to-speech.
+        let time = 100.0
+        let covering = try #require(pars.last { $0.start <= time })
+        // Real time, so the seek (read at once) comes within milliseconds; one second is heard after it.
+        let (events, result) = try play(Self.daisy, ["--output", "null", "--realtime", "--skip", "", "--duration", "1", "--interval", "0.25"],
+                                        input: "seek 1:40\n", timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let ack = try #require(events.firstIndex { $0["type"] == "ack" && $0["command"] == "seek" })
+        let after = events[ack...].filter { $0["type"] == "utterance" || $0["type"] == "position" || $0["type"] == "state" && $0["audioLocator"] != nil }
+        let first = try #require(after.first { $0["type"] == "utterance" }, "no utterance after the seek")
+        #expect(first["locator"]?.objectValue?["href"]?.stringValue == covering.textHref)
+        #expect(first["audioLocator"]?.objectValue?["href"]?.stringValue == covering.clip.href)
+        let begin = try #require(audioBegin(first))
+        #expect(abs(begin - (covering.clip.begin + time - covering.start)) <= 1.0 / 22_050 + 0.0005, "t=\(begin)")
+        // What follows is heard from there on, within the same par.
+        #expect(after.count > 2 && after.allSatisfy { $0["locator"]?.objectValue?["href"]?.stringValue == covering.textHref })
+        #expect(after.compactMap(audioBegin).allSatisfy { $0 >= begin - 0.0005 && $0 < covering.clip.end ?? 0 })
+    }
+
+    @Test func positionsOfAFullyRecordedNarrationHaveATotalProgressionByTime() throws {
+        let pars = try recordedPars(of: openEPUB(Self.navigation))
+        let total = pars.reduce(0) { $0 + ($1.clip.duration ?? 0) }
+        let (events, result) = try play(Self.navigation, ["--output", "null", "--interval", "0.5"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let positions = events.filter { $0["type"] == "position" }
+        #expect(positions.count > 50)
+        var previous = -1.0
+        for event in positions {
+            let progression = try #require(event["locator"]?.objectValue?["locations"]?.objectValue?["totalProgression"]?.doubleValue)
+            let href = try #require(event["locator"]?.objectValue?["href"]?.stringValue)
+            let begin = try #require(audioBegin(event))
+            let par = try #require(pars.last { $0.textHref == href && $0.clip.begin <= begin + 0.0005 })
+            #expect(abs(progression * total - (par.start + begin - par.clip.begin)) < 0.002)
+            #expect(progression >= previous)
+            previous = progression
+        }
+    }
+
+    @Test func seekIsRefusedWhenTheWholeNarrationIsReadWithTextToSpeech() throws {
+        let (events, _) = try play(Self.navigation, ["--output", "null", "--tts", "--realtime"], input: "pause\nseek +15\nquit\n", timeout: 60)
+        let refusal = try #require(events.first { $0["type"] == "error" })
+        #expect(refusal["code"] == "command-unsupported" && refusal["fatal"] == .bool(false))
         #expect(events.contains { $0["type"] == "ack" && $0["command"] == "quit" })
     }
 }

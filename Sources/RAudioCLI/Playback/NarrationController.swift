@@ -5,7 +5,8 @@ import ReadiumShared
 /// `PlaybackController`.
 ///
 /// `next`/`previous` (and `forward`/`back`) move by `par`; `escape` leaves the current table, list or
-/// note; `seek` by time is refused (a narration is navigated by its text: use `go`).
+/// note; `seek` moves in narration time (the recorded clips back to back), refused when the narration
+/// is all text-to-speech.
 struct NarrationController: RecordingNavigatorController {
     let navigator: MediaOverlayNavigator
     let events: AsyncStream<SessionEvent>
@@ -33,8 +34,14 @@ struct NarrationController: RecordingNavigatorController {
             guard await navigator.escape() else {
                 throw CommandRefusal(code: "command-unsupported", message: "escape: the text being read is not in a table, list, note or other escapable structure")
             }
-        case .seek:
-            throw .unsupported(command, "a narration moves by its text; use next, previous, escape or go <locator>")
+        case .seek(let target):
+            let moved = switch target {
+            case .absolute(let seconds): await navigator.seek(to: seconds)
+            case .relative(let seconds): await navigator.seek(by: seconds)
+            }
+            guard moved else {
+                throw .unsupported(command, "this narration is read with text-to-speech and has no timeline; use next, previous, escape or go <locator>")
+            }
         case .voice, .pitch:
             throw .unsupported(command, "the narration is a recording; voice and pitch are commands of raudio speak")
         case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status:

@@ -71,15 +71,29 @@ public actor MediaOverlayNavigator {
 
     // MARK: Reading
 
-    /// The text being read (or where playback will start).
-    public var currentLocation: Locator { plan.items[heardItem].locator }
+    /// The text being read (or where playback will start). Its `totalProgression` is by narration
+    /// time, within the `par` too, when every item is a recorded clip (else by item).
+    public var currentLocation: Locator {
+        var locator = plan.items[heardItem].locator
+        if let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
+            locator.locations.totalProgression = total
+        }
+        return locator
+    }
 
-    /// Where in the narration's audio; nil for text-to-speech items.
+    /// Where in the narration's audio (with the same `totalProgression` as `currentLocation`); nil
+    /// for text-to-speech items.
     public var currentAudioLocation: Locator? {
         let item = plan.items[heardItem]
         if let clip = item.clip, missingAudio.contains(clip.href) { return nil }
-        return item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
+        var locator = item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
+        locator?.locations.totalProgression = currentLocation.locations.totalProgression
+        return locator
     }
+
+    /// Narration time being heard: the recorded clips before the current item plus the seconds into
+    /// it (text-to-speech items take none); nil after a clip of unknown length.
+    public var currentTime: Double? { plan.timeline.time(item: heardItem, seconds: heardSeconds) }
 
     public var state: PlaybackState { session.machine.state }
 
@@ -92,6 +106,29 @@ public actor MediaOverlayNavigator {
     public func pause() { handle(.pause) }
     public func playPause() { handle(.toggle) }
     public func stop() { handle(.stop) }
+
+    /// Moves to `seconds` of narration time (`NarrationTimeline`): the recorded `par` whose clip covers
+    /// it, at that frame of its clip; clamped to the narration. Playing or paused stays so. False (and
+    /// nothing done) when the narration has no recorded time (all text-to-speech).
+    @discardableResult
+    public func seek(to seconds: Double) -> Bool {
+        guard let position = plan.timeline.position(atTime: seconds) else { return false }
+        handle(.seek(NarrationTarget(item: position.item, seconds: position.seconds)))
+        return true
+    }
+
+    /// Moves by `seconds` of narration time from the position heard, across `par`s and documents;
+    /// clamped. From a text-to-speech item, counts from the start of the next recorded clip. After a
+    /// clip of unknown length, stays within the current item. False when there is no recorded time.
+    @discardableResult
+    public func seek(by seconds: Double) -> Bool {
+        guard plan.timeline.hasRecordedTime else { return false }
+        if let now = currentTime { return seek(to: now + seconds) }
+        var target = max(heardSeconds + seconds, 0)
+        if let duration = plan.timeline.durations[heardItem] { target = min(target, duration) }
+        handle(.seek(NarrationTarget(item: heardItem, seconds: target)))
+        return true
+    }
 
     /// The next item (`par`); nothing at the last one.
     public func goForward() {

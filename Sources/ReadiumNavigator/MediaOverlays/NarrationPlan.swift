@@ -25,6 +25,8 @@ public struct NarrationPlan: Sendable {
 
     public private(set) var items: [NarrationItem] = []
     public private(set) var warnings: [NavigatorIssue] = []
+    /// The items' recorded clips back to back: what `seek` and a time-based `totalProgression` use.
+    public private(set) var timeline = NarrationTimeline(items: [])
     /// The publication's first language, for items that declare none.
     public let defaultLanguage: Language?
 
@@ -59,9 +61,10 @@ public struct NarrationPlan: Sendable {
                 warnings.append(NavigatorIssue(code: "smil-repaired", message: warning.description, href: warning.source, fatal: false))
             }
         }
+        timeline = NarrationTimeline(items: items)
         let count = Double(max(items.count, 1))
         for position in items.indices {
-            items[position].locator.locations.totalProgression = Double(position) / count
+            items[position].locator.locations.totalProgression = timeline.totalProgression(item: position, seconds: 0) ?? Double(position) / count
         }
     }
 
