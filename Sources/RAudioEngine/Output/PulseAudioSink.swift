@@ -114,14 +114,18 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// Frames written but not heard yet, from `pa_stream_get_latency` (interpolated timing; without
-    /// timing data it requests an update with `pa_stream_update_timing_info`, waiting at most 0.5 s).
-    /// 0 when no stream is open.
+    /// Frames written but not heard yet: those `write` still gathers plus, while playing,
+    /// `pa_stream_get_latency` (interpolated timing; without timing data it requests an update with
+    /// `pa_stream_update_timing_info`, waiting at most 0.5 s), while paused the server's queue (write
+    /// index minus read index of `pa_stream_get_timing_info`, updated when the cork completed: the
+    /// interpolated latency of a corked stream can read 0). 0 when no stream is open.
     public var pendingFrames: Int {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, let format, !isClosed else { return 0 }
-        let staged = staging.count / (format.channelCount * MemoryLayout<Float>.size)
+        let frameBytes = format.channelCount * MemoryLayout<Float>.size
+        let staged = staging.count / frameBytes
+        if corked, let queued = queuedBytesLocked(stream) { return queued / frameBytes + staged }
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &latency, &negative) != 0 {
@@ -178,6 +182,11 @@ extension PulseAudioSink {
         guard let stream else { return }
         waitLocked(for: pa_stream_cork(stream, cork ? 1 : 0, PulseCallbacks.operationCompleted, signals.userdata),
                    timeout: .seconds(1))
+        if cork {
+            // The queue stands still from now on: one fresh reading serves `pendingFrames` while paused.
+            waitLocked(for: pa_stream_update_timing_info(stream, PulseCallbacks.operationCompleted, signals.userdata),
+                       timeout: .milliseconds(500))
+        }
         // The cork wakes no writer by itself when the buffer was full: wake it to re-read `corked`.
         pa_threaded_mainloop_signal(mainloop, 0)
     }
@@ -202,6 +211,14 @@ extension PulseAudioSink {
         guard finished else {
             throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) did not finish playing \(format) audio within \(timeout)")
         }
+    }
+
+    /// Bytes in the server's queue not yet handed to the device (write index minus read index), or nil
+    /// without valid timing data. Lock held.
+    func queuedBytesLocked(_ stream: OpaquePointer) -> Int? {
+        guard let info = pa_stream_get_timing_info(stream)?.pointee,
+              info.write_index_corrupt == 0, info.read_index_corrupt == 0 else { return nil }
+        return Int(max(info.write_index - info.read_index, 0))
     }
 
     /// Throws `.serverLost` when the context or the stream is no longer good. Lock held.
