@@ -4,14 +4,17 @@ import ReadiumNavigator
 extension PulseAudioSink {
     /// Sends what `staging` holds with one `pa_stream_write` once `pa_stream_writable_size` has room
     /// for all of it. Lock held; the wait releases it, so `flush()` may empty the staging meanwhile
-    /// (then nothing is sent). Throws `.serverLost` when the server dies or takes nothing for
-    /// `stallTimeout` while not paused.
+    /// (then nothing is sent). Throws `.serverLost` when the server dies, the sink is closed meanwhile,
+    /// or the server takes nothing for `stallTimeout` while not paused.
     func sendStagedLocked() throws(AudioSinkError) {
         var stalled = false
         defer { if stalled { disarmTimerLocked() } }
         while true {
             try checkAliveLocked()
-            guard let stream, !isClosed, !staging.isEmpty else { return }
+            guard !staging.isEmpty else { return }
+            guard let stream, !isClosed else {
+                throw AudioSinkError(.serverLost, message: "PulseAudio output closed while writing")
+            }
             let writable = pa_stream_writable_size(stream)
             guard writable >= 0 else { throw lostError("writing audio") }
             if writable >= staging.count {
