@@ -70,10 +70,14 @@ extension PulseAudioSink {
         pa_stream_set_state_callback(newStream, PulseCallbacks.streamStateChanged, signals.userdata)
         pa_stream_set_write_callback(newStream, PulseCallbacks.streamWritable, signals.userdata)
         stream = newStream
+        // A whole `requestInterval` is asked for at a time: the server sends a request, the render
+        // thread wakes and writes, about 1 / requestInterval times a second instead of every 20 ms.
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max,
             tlength: UInt32(pa_usec_to_bytes(targetLatency.microseconds, &spec)),
-            prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+            prebuf: UInt32.max,
+            minreq: UInt32(pa_usec_to_bytes(requestInterval.microseconds, &spec)),
+            fragsize: UInt32.max)
         var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         guard pa_stream_connect_playback(newStream, nil, &attributes, pa_stream_flags_t(rawValue: flags), nil, nil) == 0 else {
@@ -93,6 +97,12 @@ extension PulseAudioSink {
             }
             pa_threaded_mainloop_wait(mainloop)
         }
+        // What the server granted (it may round or raise what was asked).
+        var requestBytes = Int(attributes.minreq)
+        if let granted = pa_stream_get_buffer_attr(newStream) {
+            requestBytes = Int(min(granted.pointee.minreq, granted.pointee.tlength))
+        }
+        staging.reset(requestBytes: requestBytes, frameBytes: format.channelCount * MemoryLayout<Float>.size)
     }
 
     /// Disconnects and releases the stream, if any. Lock held.

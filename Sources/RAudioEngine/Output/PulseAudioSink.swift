@@ -5,8 +5,9 @@ import ReadiumNavigator
 /// An `AudioSink` that plays through a PulseAudio (or PipeWire-pulse) server.
 ///
 /// Uses libpulse's asynchronous API on a `pa_threaded_mainloop` (its own thread): float32le streams at
-/// the format given to `open`, about `targetLatency` of buffering, application and media properties from
-/// a `PulseAudioIdentity`. Volume is not set here: the engine scales samples itself.
+/// the format given to `open`, about `targetLatency` of buffering filled one `requestInterval` at a
+/// time (one `pa_stream_write` per server request), application and media properties from a
+/// `PulseAudioIdentity`. Volume is not set here: the engine scales samples itself.
 ///
 /// Every wait re-checks the context and stream states and most waits have a deadline, so a missing
 /// server fails `init` within `connectTimeout` (`.serverUnavailable`), and a server that dies while
@@ -22,6 +23,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public let identity: PulseAudioIdentity
     /// Buffering asked of the server (`tlength`).
     public let targetLatency: Duration
+    /// How much audio the server asks for at a time (`minreq`): `write` waits until this much room is
+    /// free, so the render thread wakes and sends about once per interval. Bounds how long a blocked
+    /// `write` holds the render thread (hence its reaction to pause or seek).
+    public let requestInterval: Duration
+    /// What `write` gathered and has not sent yet: less than one request. Lock held.
+    let staging = PulseStagingBuffer()
     let mainloop: OpaquePointer
     let context: OpaquePointer
     let timer: OpaquePointer
@@ -35,20 +42,23 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Set by `close()`; every later call returns at once. Lock held.
     var isClosed = false
     /// How long `write` waits for room on an uncorked stream before it calls the server lost.
-    private let stallTimeout: Duration = .seconds(5)
+    let stallTimeout: Duration = .seconds(5)
 
     /// Connects to `server` (default: `$PULSE_SERVER`, else libpulse's default) within `connectTimeout`.
+    /// `requestInterval` is capped at half of `targetLatency`.
     /// Calls `pa_context_connect` without autospawn. Throws `.serverUnavailable` when no server answers.
     public init(
         identity: PulseAudioIdentity,
         server: String? = ProcessInfo.processInfo.environment["PULSE_SERVER"],
-        targetLatency: Duration = .milliseconds(250),
+        targetLatency: Duration = .milliseconds(400),
+        requestInterval: Duration = .milliseconds(100),
         connectTimeout: Duration = .seconds(1)
     ) throws(AudioSinkError) {
         let server = server.flatMap { $0.isEmpty ? nil : $0 }
         serverName = server.map { "'\($0)'" } ?? "the default server"
         self.identity = identity
         self.targetLatency = targetLatency
+        self.requestInterval = min(requestInterval, targetLatency / 2)
         (mainloop, context, timer, signals) = try Self.connect(
             server: server, serverName: serverName, identity: identity, timeout: connectTimeout)
     }
@@ -80,12 +90,15 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         self.format = format
     }
 
-    /// Writes interleaved frames; blocks until the server has room for all of them
-    /// (`pa_stream_writable_size`, `pa_stream_write`).
+    /// Writes interleaved frames. They are gathered into one request's worth (`requestInterval`) and
+    /// sent with a single `pa_stream_write` once the server has room for it (`pa_stream_writable_size`),
+    /// so the render thread wakes and sends about once per request instead of once per decoded chunk.
+    /// Blocks while the gathered request waits for room (at most about one `requestInterval` while
+    /// playing; until `resume()` while paused with a full buffer).
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         try checkOpen()
-        guard let format, let stream else {
+        guard let format, stream != nil else {
             throw AudioSinkError(.unsupportedFormat, message: "PulseAudio output written before open(format:)")
         }
         let frameBytes = format.channelCount * MemoryLayout<Float>.size
@@ -93,51 +106,36 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         var remaining = samples.count / format.channelCount * frameBytes
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        var stalled = false
         while remaining > 0 {
-            try checkAliveLocked()
-            let writable = pa_stream_writable_size(stream)
-            guard writable >= 0 else { throw lostError("writing audio") }
-            let room = writable / frameBytes * frameBytes
-            if room == 0 {
-                if corked {
-                    stalled = false
-                } else if !stalled {
-                    stalled = true
-                    armTimerLocked(after: stallTimeout)
-                } else if signals.timedOut {
-                    throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) stopped taking audio for \(stallTimeout)")
-                }
-                pa_threaded_mainloop_wait(mainloop)
-                continue
-            }
-            stalled = false
-            let count = min(room, remaining)
-            guard pa_stream_write(stream, bytes, count, nil, 0, PA_SEEK_RELATIVE) == 0 else {
-                throw lostError("writing audio")
-            }
+            let count = staging.append(bytes, count: remaining)
             bytes += count
             remaining -= count
+            if staging.isFull { try sendStagedLocked() }
         }
     }
 
-    /// Frames written but not heard yet, from `pa_stream_get_latency` (interpolated timing; without
-    /// timing data it requests an update with `pa_stream_update_timing_info`, waiting at most 0.5 s).
-    /// 0 when no stream is open.
+    /// Frames written but not heard yet: those `write` still gathers plus, while playing,
+    /// `pa_stream_get_latency` (interpolated timing; without timing data it requests an update with
+    /// `pa_stream_update_timing_info`, waiting at most 0.5 s), while paused the server's queue (write
+    /// index minus read index of `pa_stream_get_timing_info`, updated when the cork completed: the
+    /// interpolated latency of a corked stream can read 0). 0 when no stream is open.
     public var pendingFrames: Int {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, let format, !isClosed else { return 0 }
+        let frameBytes = format.channelCount * MemoryLayout<Float>.size
+        let staged = staging.count / frameBytes
+        if corked, let queued = queuedBytesLocked(stream) { return queued / frameBytes + staged }
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &latency, &negative) != 0 {
             // No timing data yet (fresh or corked stream): ask for it once, bounded.
             waitLocked(for: pa_stream_update_timing_info(stream, PulseCallbacks.operationCompleted, signals.userdata),
                        timeout: .milliseconds(500))
-            guard pa_stream_get_latency(stream, &latency, &negative) == 0 else { return 0 }
+            guard pa_stream_get_latency(stream, &latency, &negative) == 0 else { return staged }
         }
-        guard negative == 0 else { return 0 }
-        return Int(Double(latency) * Double(format.sampleRate) / 1_000_000)
+        guard negative == 0 else { return staged }
+        return Int(Double(latency) * Double(format.sampleRate) / 1_000_000) + staged
     }
 
     /// Stops playback keeping the buffer (`pa_stream_cork`). A stream opened while paused starts corked.
@@ -151,6 +149,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, !isClosed else { return }
+        staging.removeAll()
         waitLocked(for: pa_stream_flush(stream, PulseCallbacks.operationCompleted, signals.userdata), timeout: .seconds(1))
     }
 
@@ -183,6 +182,11 @@ extension PulseAudioSink {
         guard let stream else { return }
         waitLocked(for: pa_stream_cork(stream, cork ? 1 : 0, PulseCallbacks.operationCompleted, signals.userdata),
                    timeout: .seconds(1))
+        if cork {
+            // The queue stands still from now on: one fresh reading serves `pendingFrames` while paused.
+            waitLocked(for: pa_stream_update_timing_info(stream, PulseCallbacks.operationCompleted, signals.userdata),
+                       timeout: .milliseconds(500))
+        }
         // The cork wakes no writer by itself when the buffer was full: wake it to re-read `corked`.
         pa_threaded_mainloop_signal(mainloop, 0)
     }
@@ -193,6 +197,7 @@ extension PulseAudioSink {
             corked = false
             waitLocked(for: pa_stream_cork(stream, 0, PulseCallbacks.operationCompleted, signals.userdata), timeout: .seconds(1))
         }
+        try sendStagedLocked()
         try checkAliveLocked()
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
@@ -206,6 +211,14 @@ extension PulseAudioSink {
         guard finished else {
             throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) did not finish playing \(format) audio within \(timeout)")
         }
+    }
+
+    /// Bytes in the server's queue not yet handed to the device (write index minus read index), or nil
+    /// without valid timing data. Lock held.
+    func queuedBytesLocked(_ stream: OpaquePointer) -> Int? {
+        guard let info = pa_stream_get_timing_info(stream)?.pointee,
+              info.write_index_corrupt == 0, info.read_index_corrupt == 0 else { return nil }
+        return Int(max(info.write_index - info.read_index, 0))
     }
 
     /// Throws `.serverLost` when the context or the stream is no longer good. Lock held.
@@ -255,6 +268,7 @@ extension PulseAudioSink {
             return
         }
         isClosed = true
+        staging.removeAll()
         disconnectStreamLocked()
         pa_context_set_state_callback(context, nil, nil)
         pa_context_disconnect(context)

@@ -83,14 +83,36 @@ struct PulseAudioSinkTests {
             sink.pause()
             try tone.withUnsafeBufferPointer { try sink.write($0) }
             Thread.sleep(forTimeInterval: 0.2)
-            withKnownIssue("pendingFrames reads 0 on a corked stream holding 0.1 s: not yet diagnosed") {
-                #expect(sink.pendingFrames > 2_000, "paused stream keeps its buffer")
-            }
+            #expect(sink.pendingFrames > 2_000, "paused stream keeps its buffer")
             sink.flush()
             sink.resume()
             try sink.open(format: PCMFormat(sampleRate: 22_050, channelCount: 1))
             let mono = ToneAnalysis.sine(frequency: 440, sampleRate: 22_050, channels: 1, seconds: 0.3)
             try mono.withUnsafeBufferPointer { try sink.write($0) }
+            try sink.drain()
+            #expect(sink.pendingFrames < 2_000)
+            try sink.close()
+        }
+    }
+
+    @Test func pausingWhilePlayingKeepsCountingWhatTheServerHolds() throws {
+        try withPulseAudioDaemon { daemon in
+            let sink = try PulseAudioSink(identity: identity, server: daemon.server)
+            try sink.open(format: format)
+            // 1 s through a buffer of 0.4 s: write returns with the server's buffer full and playing.
+            let tone = ToneAnalysis.sine(frequency: 440, sampleRate: 44_100, channels: 2, seconds: 1)
+            try tone.withUnsafeBufferPointer { try sink.write($0) }
+            let playing = sink.pendingFrames
+            sink.pause()
+            Thread.sleep(forTimeInterval: 0.2)
+            let paused = sink.pendingFrames
+            Thread.sleep(forTimeInterval: 0.2)
+            let later = sink.pendingFrames
+            #expect(playing > 4_410, "more than 0.1 s buffered while playing, got \(playing) frames")
+            // Only what plays during the cork's round trip may go; 0 was the old reading.
+            #expect(paused > playing - 4_410, "pausing lost \(playing - paused) of \(playing) pending frames")
+            #expect(abs(later - paused) < 441, "the paused position moved from \(paused) to \(later) frames")
+            sink.resume()
             try sink.drain()
             #expect(sink.pendingFrames < 2_000)
             try sink.close()
