@@ -9,7 +9,16 @@ import ReadiumShared
 /// become state-machine events; the renderer's reports come back in order and become `events`.
 public actor MediaOverlayNavigator {
     public nonisolated let events: AsyncStream<MediaOverlayNavigatorEvent>
-    public nonisolated let plan: NarrationPlan
+    /// Builds the plan: the first documents at `init`, the rest on a thread of its own.
+    let builder: NarrationPlanBuilder
+
+    /// The plan as built so far (thread-safe snapshot): the first documents' items at least; while
+    /// `isComplete` is false the later documents are still being read and `totalProgression` is
+    /// left out of locators unless set by time. `completePlan()` waits for the whole plan.
+    public nonisolated var plan: NarrationPlan { builder.plan }
+
+    /// The whole plan, once the background thread has read every document.
+    public func completePlan() async -> NarrationPlan { await builder.complete() }
 
     let configuration: AudioNavigatorConfiguration
     /// The state machine, the renderer and the common report handling (MediaOverlayNavigator+Reports).
@@ -30,14 +39,17 @@ public actor MediaOverlayNavigator {
         if let protection = publication.protection {
             throw AudioNavigatorError(.protected, message: "\(publication.title) is protected by \(protection == .lcp ? "LCP" : "a DRM"), which raudio cannot decrypt")
         }
-        let plan = NarrationPlan(publication: publication, options: planOptions)
+        let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
+        // Warnings of the documents planned later come through the same ordered stream as the
+        // source's issues.
+        let builder = NarrationPlanBuilder(publication: publication, options: planOptions, onWarning: { issues.continuation.yield($0) })
+        let plan = builder.plan
         guard !plan.items.isEmpty else {
             throw AudioNavigatorError(.noAudio, message: "\(publication.title) has nothing to narrate (no media overlay, and no text to read aloud)")
         }
-        self.plan = plan
+        self.builder = builder
         self.configuration = configuration
-        let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
-        let source = NarrationRenderSource(plan: plan, publication: publication, decoderFactory: components.decoderFactory,
+        let source = NarrationRenderSource(builder: builder, publication: publication, decoderFactory: components.decoderFactory,
                                            engine: engine, onIssue: { issues.continuation.yield($0) })
         let renderer = AudioRenderer(source: source, components: components,
                                      speed: SpeedProcessorLimits.clamp(configuration.speed), volume: configuration.volume)
@@ -64,6 +76,10 @@ public actor MediaOverlayNavigator {
         }
     }
 
+    deinit {
+        builder.cancel()
+    }
+
     enum Input: Sendable {
         case report(RenderReport)
         case issue(NavigatorIssue)
@@ -74,6 +90,7 @@ public actor MediaOverlayNavigator {
     /// The text being read (or where playback will start). Its `totalProgression` is by narration
     /// time, within the `par` too, when every item is a recorded clip (else by item).
     public var currentLocation: Locator {
+        let plan = self.plan
         var locator = plan.items[heardItem].locator
         if let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
             locator.locations.totalProgression = total
@@ -84,6 +101,7 @@ public actor MediaOverlayNavigator {
     /// Where in the narration's audio (with the same `totalProgression` as `currentLocation`); nil
     /// for text-to-speech items.
     public var currentAudioLocation: Locator? {
+        let plan = self.plan
         let item = plan.items[heardItem]
         if let clip = item.clip, missingAudio.contains(clip.href) { return nil }
         var locator = item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
@@ -110,8 +128,10 @@ public actor MediaOverlayNavigator {
     /// Moves to `seconds` of narration time (`NarrationTimeline`): the recorded `par` whose clip covers
     /// it, at that frame of its clip; clamped to the narration. Playing or paused stays so. False (and
     /// nothing done) when the narration has no recorded time (all text-to-speech).
+    /// Waits for the whole plan first (the timeline needs every document's items).
     @discardableResult
-    public func seek(to seconds: Double) -> Bool {
+    public func seek(to seconds: Double) async -> Bool {
+        let plan = await builder.complete()
         guard let position = plan.timeline.position(atTime: seconds) else { return false }
         handle(.seek(NarrationTarget(item: position.item, seconds: position.seconds)))
         return true
@@ -121,9 +141,10 @@ public actor MediaOverlayNavigator {
     /// clamped. From a text-to-speech item, counts from the start of the next recorded clip. After a
     /// clip of unknown length, stays within the current item. False when there is no recorded time.
     @discardableResult
-    public func seek(by seconds: Double) -> Bool {
+    public func seek(by seconds: Double) async -> Bool {
+        let plan = await builder.complete()
         guard plan.timeline.hasRecordedTime else { return false }
-        if let now = currentTime { return seek(to: now + seconds) }
+        if let now = currentTime { return await seek(to: now + seconds) }
         var target = max(heardSeconds + seconds, 0)
         if let duration = plan.timeline.durations[heardItem] { target = min(target, duration) }
         handle(.seek(NarrationTarget(item: heardItem, seconds: target)))
@@ -131,7 +152,9 @@ public actor MediaOverlayNavigator {
     }
 
     /// The next item (`par`); nothing at the last one.
-    public func goForward() {
+    public func goForward() async {
+        var plan = self.plan
+        if heardItem + 1 >= plan.items.count { plan = await builder.complete() }
         guard heardItem + 1 < plan.items.count else { return }
         handle(.seek(NarrationTarget(item: heardItem + 1)))
     }
@@ -144,8 +167,14 @@ public actor MediaOverlayNavigator {
     /// Leaves the table, list, note or other escapable structure being read; false when the current
     /// item is in none.
     @discardableResult
-    public func escape() -> Bool {
-        guard let next = plan.indexAfterEscaping(from: heardItem) else { return false }
+    public func escape() async -> Bool {
+        var plan = self.plan
+        guard var next = plan.indexAfterEscaping(from: heardItem) else { return false }
+        if next >= plan.items.count, !plan.isComplete {
+            // The structure may go on in items not planned yet.
+            plan = await builder.complete()
+            next = plan.indexAfterEscaping(from: heardItem) ?? next
+        }
         // Escaping the last structure of the book ends the narration.
         if next >= plan.items.count { handle(.stop) } else { handle(.seek(NarrationTarget(item: next))) }
         return true
@@ -153,7 +182,10 @@ public actor MediaOverlayNavigator {
 
     /// Goes to the item covering `locator` (a text locator with a fragment, cssSelector or
     /// progression, or an audio locator with `t=`). Throws for an href the narration does not cover.
-    public func go(to locator: Locator) throws(AudioNavigatorError) {
+    /// Waits for the whole plan when the locator's document is not planned yet.
+    public func go(to locator: Locator) async throws(AudioNavigatorError) {
+        var plan = self.plan
+        if !plan.isComplete, Self.needsWholePlan(locator, plan: plan) { plan = await builder.complete() }
         guard let index = plan.itemIndex(for: locator) else {
             throw AudioNavigatorError(.unknownHref, message: "\(locator.href) is not narrated in this publication")
         }
@@ -164,11 +196,20 @@ public actor MediaOverlayNavigator {
         handle(.seek(NarrationTarget(item: index, seconds: seconds)))
     }
 
+    /// Whether finding `locator`'s item needs documents not planned yet: an audio locator (its clip
+    /// may be in any document), or a text locator whose document has no item so far.
+    private static func needsWholePlan(_ locator: Locator, plan: NarrationPlan) -> Bool {
+        if locator.locations.time != nil { return true }
+        let path = NarrationPlan.split(locator.href).path
+        return !plan.items.contains { NarrationPlan.split($0.locator.href).path == path }
+    }
+
     public func setSpeed(_ speed: Double) { session.renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }
     public func setVolume(_ volume: Double) { session.renderer.setVolume(min(max(volume.isNaN ? 1 : volume, 0), 1)) }
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     public func close() async {
+        builder.cancel()
         await session.close()
     }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import ReadiumShared
+
+/// Builds a `NarrationPlan` progressively, so that narration starts without waiting for the text of
+/// every document read with text-to-speech (extracting it is the slow part: about a second for a
+/// long novel; the SMIL files take milliseconds).
+///
+/// `init` builds, on the calling thread, the documents in reading order up to the first one that
+/// gives an item plus the next one, and on while the next document has a media overlay (cheap); the
+/// rest is appended, document by document in reading order, by a `Thread` of its own. Items are
+/// only ever appended, so an item's index never changes and equals its index in the whole plan.
+///
+/// Thread-safe: `plan` is a snapshot (maybe partial, `isComplete` false: no timeline nor
+/// `totalProgression` yet); `waitForItem` blocks (render thread only, never the cooperative pool);
+/// `complete()` suspends until the whole plan is built (for the navigator actor). `cancel` stops
+/// the thread after the document it is reading.
+final class NarrationPlanBuilder: @unchecked Sendable {
+    /// Guards `state`; signalled at every appended document and at the end.
+    private let condition = NSCondition()
+    private var state: State
+
+    private struct State {
+        var plan: NarrationPlan
+        var cancelled = false
+        var waiters: [CheckedContinuation<NarrationPlan, Never>] = []
+    }
+
+    /// `onWarning` receives the warnings found by the background thread (called on that thread);
+    /// those of the documents built in `init` are in `plan.warnings`.
+    init(publication: Publication, options: NarrationPlan.Options, onWarning: @escaping @Sendable (NavigatorIssue) -> Void) {
+        var plan = NarrationPlan(empty: publication)
+        let count = publication.readingOrder.count
+        var next = 0
+        var documentsAfterFirstItem = 0
+        while next < count {
+            if documentsAfterFirstItem >= 2, NarrationPlan.needsTextExtraction(at: next, of: publication, options: options) { break }
+            plan.appendDocument(at: next, of: publication, options: options)
+            if !plan.items.isEmpty { documentsAfterFirstItem += 1 }
+            next += 1
+        }
+        if next == count { plan.finish(publication: publication, options: options) }
+        state = State(plan: plan)
+        guard next < count else { return }
+        let first = next
+        let thread = Thread { [self] in
+            buildRest(from: first, publication: publication, options: options, onWarning: onWarning)
+        }
+        thread.name = "raudio-narration-plan"
+        thread.start()
+    }
+
+    /// The plan as built so far.
+    var plan: NarrationPlan {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.plan
+    }
+
+    /// Blocks until item `index` is built or the plan is complete (or cancelled), and returns the
+    /// plan then. Render thread only.
+    func waitForItem(_ index: Int) -> NarrationPlan {
+        condition.lock()
+        defer { condition.unlock() }
+        while index >= state.plan.items.count, !state.plan.isComplete, !state.cancelled {
+            condition.wait()
+        }
+        return state.plan
+    }
+
+    /// The whole plan, once built (at once when it is; the partial plan when cancelled).
+    func complete() async -> NarrationPlan {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            if state.plan.isComplete || state.cancelled {
+                let plan = state.plan
+                condition.unlock()
+                continuation.resume(returning: plan)
+            } else {
+                state.waiters.append(continuation)
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Stops the background thread after its current document; waiters get the partial plan.
+    func cancel() {
+        condition.lock()
+        state.cancelled = true
+        let waiters = state.waiters
+        state.waiters = []
+        let plan = state.plan
+        condition.broadcast()
+        condition.unlock()
+        for waiter in waiters { waiter.resume(returning: plan) }
+    }
+
+    /// The background thread's work: each remaining document appended to a copy, then published.
+    private func buildRest(from first: Int, publication: Publication, options: NarrationPlan.Options,
+                           onWarning: @Sendable (NavigatorIssue) -> Void) {
+        var plan = self.plan
+        for index in first..<publication.readingOrder.count {
+            if isCancelled { return }
+            let warningCount = plan.warnings.count
+            plan.appendDocument(at: index, of: publication, options: options)
+            if index == publication.readingOrder.count - 1 { plan.finish(publication: publication, options: options) }
+            for warning in plan.warnings[warningCount...] { onWarning(warning) }
+            publish(plan)
+        }
+    }
+
+    private var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.cancelled
+    }
+
+    private func publish(_ plan: NarrationPlan) {
+        condition.lock()
+        state.plan = plan
+        var waiters: [CheckedContinuation<NarrationPlan, Never>] = []
+        if plan.isComplete { swap(&waiters, &state.waiters) }
+        condition.broadcast()
+        condition.unlock()
+        for waiter in waiters { waiter.resume(returning: plan) }
+    }
+}
