@@ -49,6 +49,11 @@ final class NarrationPlanBuilder: @unchecked Sendable {
         thread.start()
     }
 
+    /// A builder holding `plan`, already built (no thread).
+    init(built plan: NarrationPlan) {
+        state = State(plan: plan)
+    }
+
     /// The plan as built so far.
     var plan: NarrationPlan {
         condition.lock()

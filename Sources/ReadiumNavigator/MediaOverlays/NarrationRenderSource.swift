@@ -41,6 +41,13 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         self.onIssue = onIssue
     }
 
+    /// A source over a plan already built.
+    convenience init(plan: NarrationPlan, publication: Publication, decoderFactory: any AudioDecoderFactory, engine: (any TTSEngine)?,
+                     onIssue: @escaping @Sendable (NavigatorIssue) -> Void) {
+        self.init(builder: NarrationPlanBuilder(built: plan), publication: publication, decoderFactory: decoderFactory,
+                  engine: engine, onIssue: onIssue)
+    }
+
     /// The plan's item count once it is complete; nil before (an index past the end then throws).
     var itemCount: Int? {
         let plan = builder.plan
