@@ -128,6 +128,8 @@ public struct NarrationPlan: Sendable {
                       let text = element.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
                 var locator = element.locator
                 if locator.text.highlight == nil { locator.text.highlight = text }
+                // The content service's share of the book is not the plan's: `finish` sets it.
+                locator.locations.totalProgression = nil
                 let language = (element as? TextContentElement)?.segments.first?.language
                 items.append(NarrationItem(readingOrderIndex: index, par: nil, locator: locator, spokenText: text, language: language))
             }

@@ -18,6 +18,8 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     /// Guards `state`; signalled at every appended document and at the end.
     private let condition = NSCondition()
     private var state: State
+    /// How many reading-order documents `init` planned (all of them when no thread was needed).
+    let documentsPlannedAtInit: Int
 
     private struct State {
         var plan: NarrationPlan
@@ -40,6 +42,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
         }
         if next == count { plan.finish(publication: publication, options: options) }
         state = State(plan: plan)
+        documentsPlannedAtInit = next
         guard next < count else { return }
         let first = next
         let thread = Thread { [self] in
@@ -52,6 +55,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     /// A builder holding `plan`, already built (no thread).
     init(built plan: NarrationPlan) {
         state = State(plan: plan)
+        documentsPlannedAtInit = plan.items.last.map { $0.readingOrderIndex + 1 } ?? 0
     }
 
     /// The plan as built so far.
