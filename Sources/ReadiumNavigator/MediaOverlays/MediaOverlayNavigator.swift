@@ -92,7 +92,8 @@ public actor MediaOverlayNavigator {
     public var currentLocation: Locator {
         let plan = self.plan
         var locator = plan.items[heardItem].locator
-        if let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
+        // A partial plan's timeline does not know the length of the whole narration yet.
+        if plan.isComplete, let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
             locator.locations.totalProgression = total
         }
         return locator
@@ -127,11 +128,11 @@ public actor MediaOverlayNavigator {
 
     /// Moves to `seconds` of narration time (`NarrationTimeline`): the recorded `par` whose clip covers
     /// it, at that frame of its clip; clamped to the narration. Playing or paused stays so. False (and
-    /// nothing done) when the narration has no recorded time (all text-to-speech).
-    /// Waits for the whole plan first (the timeline needs every document's items).
+    /// nothing done) when the narration has no recorded time (all text-to-speech). While the plan is
+    /// being built, waits (suspended) until it reaches that time.
     @discardableResult
     public func seek(to seconds: Double) async -> Bool {
-        let plan = await builder.complete()
+        let plan = await builder.plan { $0.timeline.placesFinally(seconds) }
         guard let position = plan.timeline.position(atTime: seconds) else { return false }
         handle(.seek(NarrationTarget(item: position.item, seconds: position.seconds)))
         return true
@@ -142,19 +143,21 @@ public actor MediaOverlayNavigator {
     /// clip of unknown length, stays within the current item. False when there is no recorded time.
     @discardableResult
     public func seek(by seconds: Double) async -> Bool {
-        let plan = await builder.complete()
+        let plan = await builder.plan { $0.timeline.hasRecordedTime }
         guard plan.timeline.hasRecordedTime else { return false }
-        if let now = currentTime { return await seek(to: now + seconds) }
+        // The heard item is planned, so its start time is final.
+        if let now = plan.timeline.time(item: heardItem, seconds: heardSeconds) { return await seek(to: now + seconds) }
         var target = max(heardSeconds + seconds, 0)
         if let duration = plan.timeline.durations[heardItem] { target = min(target, duration) }
         handle(.seek(NarrationTarget(item: heardItem, seconds: target)))
         return true
     }
 
-    /// The next item (`par`); nothing at the last one.
+    /// The next item (`par`); nothing at the last one. Waits for the next item's document to be
+    /// planned when it is not yet.
     public func goForward() async {
-        var plan = self.plan
-        if heardItem + 1 >= plan.items.count { plan = await builder.complete() }
+        let wanted = heardItem + 1
+        let plan = await builder.plan { $0.items.count > wanted }
         guard heardItem + 1 < plan.items.count else { return }
         handle(.seek(NarrationTarget(item: heardItem + 1)))
     }
@@ -168,13 +171,11 @@ public actor MediaOverlayNavigator {
     /// item is in none.
     @discardableResult
     public func escape() async -> Bool {
-        var plan = self.plan
-        guard var next = plan.indexAfterEscaping(from: heardItem) else { return false }
-        if next >= plan.items.count, !plan.isComplete {
-            // The structure may go on in items not planned yet.
-            plan = await builder.complete()
-            next = plan.indexAfterEscaping(from: heardItem) ?? next
-        }
+        let from = heardItem
+        guard self.plan.indexAfterEscaping(from: from) != nil else { return false }
+        // The structure may go on in documents not planned yet.
+        let plan = await builder.plan { plan in (plan.indexAfterEscaping(from: from) ?? 0) < plan.items.count }
+        guard let next = plan.indexAfterEscaping(from: from) else { return false }
         // Escaping the last structure of the book ends the narration.
         if next >= plan.items.count { handle(.stop) } else { handle(.seek(NarrationTarget(item: next))) }
         return true
@@ -182,10 +183,11 @@ public actor MediaOverlayNavigator {
 
     /// Goes to the item covering `locator` (a text locator with a fragment, cssSelector or
     /// progression, or an audio locator with `t=`). Throws for an href the narration does not cover.
-    /// Waits for the whole plan when the locator's document is not planned yet.
+    /// While the plan is being built, waits (suspended) until it covers the locator, or is complete.
     public func go(to locator: Locator) async throws(AudioNavigatorError) {
-        var plan = self.plan
-        if !plan.isComplete, Self.needsWholePlan(locator, plan: plan) { plan = await builder.complete() }
+        // Items are only appended and a document's all at once, so the first item found in a
+        // partial plan is the one the whole plan would give.
+        let plan = await builder.plan { $0.itemIndex(for: locator) != nil }
         guard let index = plan.itemIndex(for: locator) else {
             throw AudioNavigatorError(.unknownHref, message: "\(locator.href) is not narrated in this publication")
         }
@@ -194,14 +196,6 @@ public actor MediaOverlayNavigator {
             seconds = max(time - clip.begin, 0)
         }
         handle(.seek(NarrationTarget(item: index, seconds: seconds)))
-    }
-
-    /// Whether finding `locator`'s item needs documents not planned yet: an audio locator (its clip
-    /// may be in any document), or a text locator whose document has no item so far.
-    private static func needsWholePlan(_ locator: Locator, plan: NarrationPlan) -> Bool {
-        if locator.locations.time != nil { return true }
-        let path = NarrationPlan.split(locator.href).path
-        return !plan.items.contains { NarrationPlan.split($0.locator.href).path == path }
     }
 
     public func setSpeed(_ speed: Double) { session.renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }

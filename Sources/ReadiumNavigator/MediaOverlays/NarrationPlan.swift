@@ -27,6 +27,8 @@ public struct NarrationPlan: Sendable {
     public private(set) var items: [NarrationItem] = []
     public private(set) var warnings: [NavigatorIssue] = []
     /// The items' recorded clips back to back: what `seek` and a time-based `totalProgression` use.
+    /// In a partial plan, the timeline of the items so far (start times and positions before its
+    /// end are final; `totalDuration` and `isFullyTimed` are not).
     public private(set) var timeline = NarrationTimeline(items: [])
     /// The publication's first language, for items that declare none.
     public let defaultLanguage: Language?
@@ -84,6 +86,11 @@ public struct NarrationPlan: Sendable {
         if options.speakDocumentsWithoutNarration || options.forceTextToSpeech {
             appendSpeech(of: publication, index: index, link: link, options: options)
         }
+    }
+
+    /// Sets `timeline` over the items so far (a partial plan's).
+    mutating func updatePartialTimeline() {
+        timeline = NarrationTimeline(items: items)
     }
 
     /// Completes the plan once every document is appended: the overlay parser's repair warnings,

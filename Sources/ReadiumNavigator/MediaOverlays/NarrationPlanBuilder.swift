@@ -10,9 +10,10 @@ import ReadiumShared
 /// rest is appended, document by document in reading order, by a `Thread` of its own. Items are
 /// only ever appended, so an item's index never changes and equals its index in the whole plan.
 ///
-/// Thread-safe: `plan` is a snapshot (maybe partial, `isComplete` false: no timeline nor
-/// `totalProgression` yet); `waitForItem` blocks (render thread only, never the cooperative pool);
-/// `complete()` suspends until the whole plan is built (for the navigator actor). `cancel` stops
+/// Thread-safe: `plan` is a snapshot (maybe partial, `isComplete` false: its timeline covers the
+/// items so far, and items have no `totalProgression` yet); `waitForItem` blocks (render thread
+/// only, never the cooperative pool); `complete()` and `plan(until:)` suspend until the plan is
+/// built far enough (for the navigator actor). `cancel` stops
 /// the thread after the document it is reading.
 final class NarrationPlanBuilder: @unchecked Sendable {
     /// Guards `state`; signalled at every appended document and at the end.
@@ -24,7 +25,12 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     private struct State {
         var plan: NarrationPlan
         var cancelled = false
-        var waiters: [CheckedContinuation<NarrationPlan, Never>] = []
+        var waiters: [Waiter] = []
+    }
+
+    private struct Waiter {
+        var isSatisfied: @Sendable (NarrationPlan) -> Bool
+        var continuation: CheckedContinuation<NarrationPlan, Never>
     }
 
     /// `onWarning` receives the warnings found by the background thread (called on that thread);
@@ -40,7 +46,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
             if !plan.items.isEmpty { documentsAfterFirstItem += 1 }
             next += 1
         }
-        if next == count { plan.finish(publication: publication, options: options) }
+        if next == count { plan.finish(publication: publication, options: options) } else { plan.updatePartialTimeline() }
         state = State(plan: plan)
         documentsPlannedAtInit = next
         guard next < count else { return }
@@ -78,14 +84,20 @@ final class NarrationPlanBuilder: @unchecked Sendable {
 
     /// The whole plan, once built (at once when it is; the partial plan when cancelled).
     func complete() async -> NarrationPlan {
+        await plan { $0.isComplete }
+    }
+
+    /// The plan as soon as `isSatisfied` holds for it (checked now and at each document planned),
+    /// or once it is complete or cancelled. Suspends without blocking a thread.
+    func plan(until isSatisfied: @escaping @Sendable (NarrationPlan) -> Bool) async -> NarrationPlan {
         await withCheckedContinuation { continuation in
             condition.lock()
-            if state.plan.isComplete || state.cancelled {
+            if state.plan.isComplete || state.cancelled || isSatisfied(state.plan) {
                 let plan = state.plan
                 condition.unlock()
                 continuation.resume(returning: plan)
             } else {
-                state.waiters.append(continuation)
+                state.waiters.append(Waiter(isSatisfied: isSatisfied, continuation: continuation))
                 condition.unlock()
             }
         }
@@ -100,7 +112,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
         let plan = state.plan
         condition.broadcast()
         condition.unlock()
-        for waiter in waiters { waiter.resume(returning: plan) }
+        for waiter in waiters { waiter.continuation.resume(returning: plan) }
     }
 
     /// The background thread's work: each remaining document appended to a copy, then published.
@@ -111,7 +123,11 @@ final class NarrationPlanBuilder: @unchecked Sendable {
             if isCancelled { return }
             let warningCount = plan.warnings.count
             plan.appendDocument(at: index, of: publication, options: options)
-            if index == publication.readingOrder.count - 1 { plan.finish(publication: publication, options: options) }
+            if index == publication.readingOrder.count - 1 {
+                plan.finish(publication: publication, options: options)
+            } else {
+                plan.updatePartialTimeline()
+            }
             for warning in plan.warnings[warningCount...] { onWarning(warning) }
             publish(plan)
         }
@@ -126,10 +142,14 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     private func publish(_ plan: NarrationPlan) {
         condition.lock()
         state.plan = plan
-        var waiters: [CheckedContinuation<NarrationPlan, Never>] = []
-        if plan.isComplete { swap(&waiters, &state.waiters) }
+        var ready: [Waiter] = []
+        state.waiters.removeAll { waiter in
+            guard plan.isComplete || waiter.isSatisfied(plan) else { return false }
+            ready.append(waiter)
+            return true
+        }
         condition.broadcast()
         condition.unlock()
-        for waiter in waiters { waiter.resume(returning: plan) }
+        for waiter in ready { waiter.continuation.resume(returning: plan) }
     }
 }

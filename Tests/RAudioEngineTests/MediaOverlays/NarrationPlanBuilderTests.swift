@@ -60,6 +60,24 @@ struct NarrationPlanBuilderTests {
         #expect(after.isComplete && after.items.count == whole.items.count)
     }
 
+    @Test func aPartialPlansTimelinePlacesTimesBeforeItsEndAsTheWholePlanDoes() throws {
+        let whole = NarrationPlan(publication: try open(Self.mobyDick))
+        let firstPar = try #require(whole.items.firstIndex { $0.clip != nil })
+        let builder = NarrationPlanBuilder(publication: try open(Self.mobyDick), options: .init(), onWarning: { _ in })
+        #expect(!builder.plan.timeline.hasRecordedTime, "the first documents planned have no overlay")
+        let partial = builder.waitForItem(firstPar)
+        let end = try #require(partial.timeline.totalDuration)
+        #expect(end > 0)
+        for time in stride(from: 0, to: end, by: end / 50) {
+            #expect(partial.timeline.placesFinally(time))
+            #expect(partial.timeline.position(atTime: time).map { [Double($0.item), $0.seconds] }
+                == whole.timeline.position(atTime: time).map { [Double($0.item), $0.seconds] })
+            let item = try #require(partial.timeline.position(atTime: time)?.item)
+            #expect(partial.timeline.startTime(ofItem: item) == whole.timeline.startTime(ofItem: item))
+        }
+        if !partial.isComplete { #expect(!partial.timeline.placesFinally(end)) }
+    }
+
     @Test func aFullyRecordedNarrationIsPlannedWholeAtOnce() throws {
         let publication = try open("epub/w3c-epub-tests/mol-navigation.epub")
         let builder = NarrationPlanBuilder(publication: publication, options: .init(), onWarning: { _ in })
