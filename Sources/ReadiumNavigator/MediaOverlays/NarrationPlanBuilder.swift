@@ -15,12 +15,12 @@ import ReadiumShared
 /// only, never the cooperative pool); `complete()` and `plan(until:)` suspend until the plan is
 /// built far enough (for the navigator actor). `cancel` stops
 /// the thread after the document it is reading.
-final class NarrationPlanBuilder: @unchecked Sendable {
+public final class NarrationPlanBuilder: @unchecked Sendable {
     /// Guards `state`; signalled at every appended document and at the end.
     private let condition = NSCondition()
     private var state: State
     /// How many reading-order documents `init` planned (all of them when no thread was needed).
-    let documentsPlannedAtInit: Int
+    public let documentsPlannedAtInit: Int
 
     private struct State {
         var plan: NarrationPlan
@@ -35,7 +35,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
 
     /// `onWarning` receives the warnings found by the background thread (called on that thread);
     /// those of the documents built in `init` are in `plan.warnings`.
-    init(publication: Publication, options: NarrationPlan.Options, onWarning: @escaping @Sendable (NavigatorIssue) -> Void) {
+    public init(publication: Publication, options: NarrationPlan.Options, onWarning: @escaping @Sendable (NavigatorIssue) -> Void) {
         var plan = NarrationPlan(empty: publication)
         let count = publication.readingOrder.count
         var next = 0
@@ -65,7 +65,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     }
 
     /// The plan as built so far.
-    var plan: NarrationPlan {
+    public var plan: NarrationPlan {
         condition.lock()
         defer { condition.unlock() }
         return state.plan
@@ -73,7 +73,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
 
     /// Blocks until item `index` is built or the plan is complete (or cancelled), and returns the
     /// plan then. Render thread only.
-    func waitForItem(_ index: Int) -> NarrationPlan {
+    public func waitForItem(_ index: Int) -> NarrationPlan {
         condition.lock()
         defer { condition.unlock() }
         while index >= state.plan.items.count, !state.plan.isComplete, !state.cancelled {
@@ -83,13 +83,13 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     }
 
     /// The whole plan, once built (at once when it is; the partial plan when cancelled).
-    func complete() async -> NarrationPlan {
+    public func complete() async -> NarrationPlan {
         await plan { $0.isComplete }
     }
 
     /// The plan as soon as `isSatisfied` holds for it (checked now and at each document planned),
     /// or once it is complete or cancelled. Suspends without blocking a thread.
-    func plan(until isSatisfied: @escaping @Sendable (NarrationPlan) -> Bool) async -> NarrationPlan {
+    public func plan(until isSatisfied: @escaping @Sendable (NarrationPlan) -> Bool) async -> NarrationPlan {
         await withCheckedContinuation { continuation in
             condition.lock()
             if state.plan.isComplete || state.cancelled || isSatisfied(state.plan) {
@@ -104,7 +104,7 @@ final class NarrationPlanBuilder: @unchecked Sendable {
     }
 
     /// Stops the background thread after its current document; waiters get the partial plan.
-    func cancel() {
+    public func cancel() {
         condition.lock()
         state.cancelled = true
         let waiters = state.waiters
