@@ -88,6 +88,12 @@ public struct NarrationPlan: Sendable {
         }
     }
 
+    /// Appends the items and warnings of `part`, the plan of the next documents.
+    mutating func append(_ part: NarrationPlan) {
+        items.append(contentsOf: part.items)
+        warnings.append(contentsOf: part.warnings)
+    }
+
     /// Sets `timeline` over the items so far (a partial plan's).
     mutating func updatePartialTimeline() {
         timeline = NarrationTimeline(items: items)

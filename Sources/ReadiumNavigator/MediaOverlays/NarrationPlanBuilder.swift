@@ -115,21 +115,25 @@ public final class NarrationPlanBuilder: @unchecked Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: plan) }
     }
 
-    /// The background thread's work: each remaining document appended to a copy, then published.
+    /// The background thread's work: each remaining document planned apart, then appended to the
+    /// shared plan in place (no copy of the items planned before).
     private func buildRest(from first: Int, publication: Publication, options: NarrationPlan.Options,
                            onWarning: @Sendable (NavigatorIssue) -> Void) {
-        var plan = self.plan
-        for index in first..<publication.readingOrder.count {
+        let last = publication.readingOrder.count - 1
+        for index in first...last {
             if isCancelled { return }
-            let warningCount = plan.warnings.count
-            plan.appendDocument(at: index, of: publication, options: options)
-            if index == publication.readingOrder.count - 1 {
+            var part = NarrationPlan(empty: publication)
+            part.appendDocument(at: index, of: publication, options: options)
+            for warning in part.warnings { onWarning(warning) }
+            var finishWarnings: [NavigatorIssue] = []
+            publish { plan in
+                plan.append(part)
+                guard index == last else { return plan.updatePartialTimeline() }
+                let warningCount = plan.warnings.count
                 plan.finish(publication: publication, options: options)
-            } else {
-                plan.updatePartialTimeline()
+                finishWarnings = Array(plan.warnings[warningCount...])
             }
-            for warning in plan.warnings[warningCount...] { onWarning(warning) }
-            publish(plan)
+            for warning in finishWarnings { onWarning(warning) }
         }
     }
 
@@ -139,9 +143,12 @@ public final class NarrationPlanBuilder: @unchecked Sendable {
         return state.cancelled
     }
 
-    private func publish(_ plan: NarrationPlan) {
+    /// Changes the shared plan with `change` (under the lock: keep it short) and wakes the waiters
+    /// it satisfies.
+    private func publish(_ change: (inout NarrationPlan) -> Void) {
         condition.lock()
-        state.plan = plan
+        change(&state.plan)
+        let plan = state.plan
         var ready: [Waiter] = []
         state.waiters.removeAll { waiter in
             guard plan.isComplete || waiter.isSatisfied(plan) else { return false }
