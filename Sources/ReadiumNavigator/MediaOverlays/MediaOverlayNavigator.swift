@@ -5,7 +5,10 @@ import ReadiumShared
 /// gaplessly, with text-to-speech where there is no audio, reporting the text and audio locators.
 ///
 /// The same machinery as `AudioNavigator` (the shared `PlaybackStateMachine`, an `AudioRenderer`
-/// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s. An actor: commands
+/// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s, built by a
+/// `NarrationPlanBuilder`: playback starts once the first documents are planned, the text-to-speech
+/// passages of the others are extracted on the builder's thread, and the render thread blocks on it
+/// for an item not planned yet (commands that need one suspend, never blocking the actor). An actor: commands
 /// become state-machine events; the renderer's reports come back in order and become `events`.
 public actor MediaOverlayNavigator {
     public nonisolated let events: AsyncStream<MediaOverlayNavigatorEvent>

@@ -33,8 +33,12 @@ public final class NarrationPlanBuilder: @unchecked Sendable {
         var continuation: CheckedContinuation<NarrationPlan, Never>
     }
 
-    /// `onWarning` receives the warnings found by the background thread (called on that thread);
-    /// those of the documents built in `init` are in `plan.warnings`.
+    /// Plans the first documents on the calling thread (a few milliseconds: the SMIL files up to the
+    /// first document read with text-to-speech past the second document that gives items) and starts
+    /// the thread for the rest, which keeps the builder alive until it ends: call `cancel()` when the
+    /// plan is no longer wanted. `onWarning` receives the warnings found by the background thread
+    /// (called on that thread, outside the lock); those of the documents built in `init` are in
+    /// `plan.warnings`.
     public init(publication: Publication, options: NarrationPlan.Options, onWarning: @escaping @Sendable (NavigatorIssue) -> Void) {
         var plan = NarrationPlan(empty: publication)
         let count = publication.readingOrder.count
