@@ -8,8 +8,9 @@ import ReadiumShared
 /// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s, built by a
 /// `NarrationPlanBuilder`: playback starts once the first documents are planned, the text-to-speech
 /// passages of the others are extracted on the builder's thread, and the render thread blocks on it
-/// for an item not planned yet (commands that need one suspend, never blocking the actor). An actor: commands
-/// become state-machine events; the renderer's reports come back in order and become `events`.
+/// for an item not planned yet (commands that need one suspend, never blocking the actor). An
+/// actor: commands become state-machine events; the renderer's reports come back in order and
+/// become `events`.
 public actor MediaOverlayNavigator {
     public nonisolated let events: AsyncStream<MediaOverlayNavigatorEvent>
     /// Builds the plan: the first documents at `init`, the rest on a thread of its own.
