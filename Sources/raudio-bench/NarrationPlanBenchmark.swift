@@ -8,7 +8,9 @@ import ReadiumShared
 ///
 /// Timed: `NarrationPlan.init` only, on a fresh `Publication` per repetition (opening it is not
 /// timed), as `raudio play` builds it: `narration` is the default (overlays, text-to-speech for
-/// documents without one), `no-tts` is `--no-tts`, `tts` is `--tts`.
+/// documents without one), `no-tts` is `--no-tts`, `tts` is `--tts`. Also timed, on another fresh
+/// `Publication`: `NarrationPlanBuilder.init` (`firstMs`: what `raudio play` waits for before playing,
+/// the first documents), and from then until its thread has planned the rest (`restMs`).
 struct NarrationPlanBenchmark {
     let path: String
     let repetitions: Int
@@ -26,7 +28,10 @@ struct NarrationPlanBenchmark {
     func run() throws(BenchmarkError) {
         let options = NarrationPlan.Options(speakDocumentsWithoutNarration: mode != "no-tts", forceTextToSpeech: mode == "tts")
         var timings: [Double] = []
+        var firstTimings: [Double] = []
+        var restTimings: [Double] = []
         var items = 0
+        var firstItems = 0
         let clock = ContinuousClock()
         for _ in 0..<repetitions {
             let publication = try EPUBOpening.open(path)
@@ -34,6 +39,14 @@ struct NarrationPlanBenchmark {
             let plan = NarrationPlan(publication: publication, options: options)
             timings.append((clock.now - start).milliseconds)
             items = plan.items.count
+            let progressive = try EPUBOpening.open(path)
+            let begin = clock.now
+            let builder = NarrationPlanBuilder(publication: progressive, options: options, onWarning: { _ in })
+            let built = clock.now
+            firstTimings.append((built - begin).milliseconds)
+            firstItems = builder.plan.items.count
+            _ = builder.waitForItem(Int.max)
+            restTimings.append((clock.now - built).milliseconds)
         }
         BenchmarkRunner.emit([
             "measurement": "narration-plan",
@@ -41,6 +54,9 @@ struct NarrationPlanBenchmark {
             "mode": .string(mode),
             "items": .integer(Int64(items)),
             "ms": Statistics(timings).json,
+            "firstItems": .integer(Int64(firstItems)),
+            "firstMs": Statistics(firstTimings).json,
+            "restMs": Statistics(restTimings).json,
         ])
     }
 }

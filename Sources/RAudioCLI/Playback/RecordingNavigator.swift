@@ -10,7 +10,7 @@ protocol RecordingNavigator: Actor {
     func pause()
     func playPause()
     func stop()
-    func go(to locator: Locator) throws(AudioNavigatorError)
+    func go(to locator: Locator) async throws(AudioNavigatorError)
     func setSpeed(_ speed: Double)
     func setVolume(_ volume: Double)
     func close() async

@@ -5,11 +5,24 @@ import ReadiumShared
 /// gaplessly, with text-to-speech where there is no audio, reporting the text and audio locators.
 ///
 /// The same machinery as `AudioNavigator` (the shared `PlaybackStateMachine`, an `AudioRenderer`
-/// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s. An actor: commands
-/// become state-machine events; the renderer's reports come back in order and become `events`.
+/// on its own thread, `AudioComponents`); its items are a `NarrationPlan`'s, built by a
+/// `NarrationPlanBuilder`: playback starts once the first documents are planned, the text-to-speech
+/// passages of the others are extracted on the builder's thread, and the render thread blocks on it
+/// for an item not planned yet (commands that need one suspend, never blocking the actor). An
+/// actor: commands become state-machine events; the renderer's reports come back in order and
+/// become `events`.
 public actor MediaOverlayNavigator {
     public nonisolated let events: AsyncStream<MediaOverlayNavigatorEvent>
-    public nonisolated let plan: NarrationPlan
+    /// Builds the plan: the first documents at `init`, the rest on a thread of its own.
+    let builder: NarrationPlanBuilder
+
+    /// The plan as built so far (thread-safe snapshot): the first documents' items at least; while
+    /// `isComplete` is false the later documents are still being read and `totalProgression` is
+    /// left out of locators unless set by time. `completePlan()` waits for the whole plan.
+    public nonisolated var plan: NarrationPlan { builder.plan }
+
+    /// The whole plan, once the background thread has read every document.
+    public func completePlan() async -> NarrationPlan { await builder.complete() }
 
     let configuration: AudioNavigatorConfiguration
     /// The state machine, the renderer and the common report handling (MediaOverlayNavigator+Reports).
@@ -30,14 +43,17 @@ public actor MediaOverlayNavigator {
         if let protection = publication.protection {
             throw AudioNavigatorError(.protected, message: "\(publication.title) is protected by \(protection == .lcp ? "LCP" : "a DRM"), which raudio cannot decrypt")
         }
-        let plan = NarrationPlan(publication: publication, options: planOptions)
+        let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
+        // Warnings of the documents planned later come through the same ordered stream as the
+        // source's issues.
+        let builder = NarrationPlanBuilder(publication: publication, options: planOptions, onWarning: { issues.continuation.yield($0) })
+        let plan = builder.plan
         guard !plan.items.isEmpty else {
             throw AudioNavigatorError(.noAudio, message: "\(publication.title) has nothing to narrate (no media overlay, and no text to read aloud)")
         }
-        self.plan = plan
+        self.builder = builder
         self.configuration = configuration
-        let issues = AsyncStream.makeStream(of: NavigatorIssue.self)
-        let source = NarrationRenderSource(plan: plan, publication: publication, decoderFactory: components.decoderFactory,
+        let source = NarrationRenderSource(builder: builder, publication: publication, decoderFactory: components.decoderFactory,
                                            engine: engine, onIssue: { issues.continuation.yield($0) })
         let renderer = AudioRenderer(source: source, components: components,
                                      speed: SpeedProcessorLimits.clamp(configuration.speed), volume: configuration.volume)
@@ -64,6 +80,10 @@ public actor MediaOverlayNavigator {
         }
     }
 
+    deinit {
+        builder.cancel()
+    }
+
     enum Input: Sendable {
         case report(RenderReport)
         case issue(NavigatorIssue)
@@ -74,8 +94,10 @@ public actor MediaOverlayNavigator {
     /// The text being read (or where playback will start). Its `totalProgression` is by narration
     /// time, within the `par` too, when every item is a recorded clip (else by item).
     public var currentLocation: Locator {
+        let plan = self.plan
         var locator = plan.items[heardItem].locator
-        if let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
+        // A partial plan's timeline does not know the length of the whole narration yet.
+        if plan.isComplete, let total = plan.timeline.totalProgression(item: heardItem, seconds: heardSeconds) {
             locator.locations.totalProgression = total
         }
         return locator
@@ -84,6 +106,7 @@ public actor MediaOverlayNavigator {
     /// Where in the narration's audio (with the same `totalProgression` as `currentLocation`); nil
     /// for text-to-speech items.
     public var currentAudioLocation: Locator? {
+        let plan = self.plan
         let item = plan.items[heardItem]
         if let clip = item.clip, missingAudio.contains(clip.href) { return nil }
         var locator = item.audioLocator(atSeconds: heardSeconds, clipEnd: nil)
@@ -109,9 +132,11 @@ public actor MediaOverlayNavigator {
 
     /// Moves to `seconds` of narration time (`NarrationTimeline`): the recorded `par` whose clip covers
     /// it, at that frame of its clip; clamped to the narration. Playing or paused stays so. False (and
-    /// nothing done) when the narration has no recorded time (all text-to-speech).
+    /// nothing done) when the narration has no recorded time (all text-to-speech). While the plan is
+    /// being built, waits (suspended) until it reaches that time.
     @discardableResult
-    public func seek(to seconds: Double) -> Bool {
+    public func seek(to seconds: Double) async -> Bool {
+        let plan = await builder.plan { $0.timeline.placesFinally(seconds) }
         guard let position = plan.timeline.position(atTime: seconds) else { return false }
         handle(.seek(NarrationTarget(item: position.item, seconds: position.seconds)))
         return true
@@ -121,17 +146,22 @@ public actor MediaOverlayNavigator {
     /// clamped. From a text-to-speech item, counts from the start of the next recorded clip. After a
     /// clip of unknown length, stays within the current item. False when there is no recorded time.
     @discardableResult
-    public func seek(by seconds: Double) -> Bool {
+    public func seek(by seconds: Double) async -> Bool {
+        let plan = await builder.plan { $0.timeline.hasRecordedTime }
         guard plan.timeline.hasRecordedTime else { return false }
-        if let now = currentTime { return seek(to: now + seconds) }
+        // The heard item is planned, so its start time is final.
+        if let now = plan.timeline.time(item: heardItem, seconds: heardSeconds) { return await seek(to: now + seconds) }
         var target = max(heardSeconds + seconds, 0)
         if let duration = plan.timeline.durations[heardItem] { target = min(target, duration) }
         handle(.seek(NarrationTarget(item: heardItem, seconds: target)))
         return true
     }
 
-    /// The next item (`par`); nothing at the last one.
-    public func goForward() {
+    /// The next item (`par`); nothing at the last one. Waits for the next item's document to be
+    /// planned when it is not yet.
+    public func goForward() async {
+        let wanted = heardItem + 1
+        let plan = await builder.plan { $0.items.count > wanted }
         guard heardItem + 1 < plan.items.count else { return }
         handle(.seek(NarrationTarget(item: heardItem + 1)))
     }
@@ -144,8 +174,12 @@ public actor MediaOverlayNavigator {
     /// Leaves the table, list, note or other escapable structure being read; false when the current
     /// item is in none.
     @discardableResult
-    public func escape() -> Bool {
-        guard let next = plan.indexAfterEscaping(from: heardItem) else { return false }
+    public func escape() async -> Bool {
+        let from = heardItem
+        guard self.plan.indexAfterEscaping(from: from) != nil else { return false }
+        // The structure may go on in documents not planned yet.
+        let plan = await builder.plan { plan in (plan.indexAfterEscaping(from: from) ?? 0) < plan.items.count }
+        guard let next = plan.indexAfterEscaping(from: from) else { return false }
         // Escaping the last structure of the book ends the narration.
         if next >= plan.items.count { handle(.stop) } else { handle(.seek(NarrationTarget(item: next))) }
         return true
@@ -153,7 +187,11 @@ public actor MediaOverlayNavigator {
 
     /// Goes to the item covering `locator` (a text locator with a fragment, cssSelector or
     /// progression, or an audio locator with `t=`). Throws for an href the narration does not cover.
-    public func go(to locator: Locator) throws(AudioNavigatorError) {
+    /// While the plan is being built, waits (suspended) until it covers the locator, or is complete.
+    public func go(to locator: Locator) async throws(AudioNavigatorError) {
+        // Items are only appended and a document's all at once, so the first item found in a
+        // partial plan is the one the whole plan would give.
+        let plan = await builder.plan { $0.itemIndex(for: locator) != nil }
         guard let index = plan.itemIndex(for: locator) else {
             throw AudioNavigatorError(.unknownHref, message: "\(locator.href) is not narrated in this publication")
         }
@@ -169,6 +207,7 @@ public actor MediaOverlayNavigator {
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     public func close() async {
+        builder.cancel()
         await session.close()
     }
 }

@@ -4,7 +4,8 @@ import ReadiumShared
 /// for content documents without one, their text passages for text-to-speech.
 ///
 /// Built once (parses every SMIL file and the narrated content documents; a few milliseconds per
-/// chapter). Pure value once built; `warnings` says what was skipped and why.
+/// chapter), either whole by `init` or document by document by a `NarrationPlanBuilder` (then a
+/// snapshot may be partial: see `isComplete`). Pure value; `warnings` says what was skipped and why.
 public struct NarrationPlan: Sendable {
     /// How the plan is made.
     public struct Options: Sendable, Hashable {
@@ -26,9 +27,14 @@ public struct NarrationPlan: Sendable {
     public private(set) var items: [NarrationItem] = []
     public private(set) var warnings: [NavigatorIssue] = []
     /// The items' recorded clips back to back: what `seek` and a time-based `totalProgression` use.
+    /// In a partial plan, the timeline of the items so far (start times and positions before its
+    /// end are final; `totalDuration` and `isFullyTimed` are not).
     public private(set) var timeline = NarrationTimeline(items: [])
     /// The publication's first language, for items that declare none.
     public let defaultLanguage: Language?
+    /// False for a partial snapshot of a `NarrationPlanBuilder`: only the first documents' items are
+    /// there, and `timeline` and the items' `totalProgression` are not set yet.
+    public internal(set) var isComplete = false
 
     /// The `seq` types `escape` leaves: EPUB 3 Media Overlays' escapable structures (tables, lists,
     /// figures, asides, notes) and the sections Readium treats likewise (glossary, sidebar...).
@@ -37,30 +43,71 @@ public struct NarrationPlan: Sendable {
         "endnote", "rearnote", "footnotes", "endnotes", "rearnotes", "glossary", "annotation", "marginalia", "practice", "help",
     ]
 
+    /// Builds the whole plan on the calling thread (blocks: parses every SMIL file and extracts the
+    /// text of every document read with text-to-speech). `MediaOverlayNavigator` uses a
+    /// `NarrationPlanBuilder` instead, which defers the text extraction.
     public init(publication: Publication, options: Options = Options()) {
+        self.init(empty: publication)
+        for index in publication.readingOrder.indices {
+            appendDocument(at: index, of: publication, options: options)
+        }
+        finish(publication: publication, options: options)
+    }
+
+    /// A plan with no item yet, for `appendDocument` and `finish`.
+    init(empty publication: Publication) {
         defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
-        let service = options.forceTextToSpeech ? nil : publication.mediaOverlays
-        for (index, link) in publication.readingOrder.enumerated() {
-            if let service, service.hasMediaOverlay(at: index) {
-                do {
-                    if let overlay = try service.mediaOverlay(at: index) {
-                        appendNarration(overlay, index: index, link: link, options: options)
-                        continue
-                    }
-                } catch {
-                    warnings.append(NavigatorIssue(code: error.code.rawValue, message: error.description + "; read with text-to-speech instead",
-                                                   href: error.href, fatal: false))
+    }
+
+    /// Whether reading-order item `index` is read with text-to-speech (its text must be extracted,
+    /// the slow part of planning) rather than by its media overlay.
+    static func needsTextExtraction(at index: Int, of publication: Publication, options: Options) -> Bool {
+        guard options.speakDocumentsWithoutNarration || options.forceTextToSpeech else { return false }
+        if !options.forceTextToSpeech, let service = publication.mediaOverlays, service.hasMediaOverlay(at: index) { return false }
+        return true
+    }
+
+    /// Appends the items of reading-order item `index`: its overlay's `par`s, or its text passages.
+    /// Documents must be appended in reading order, each once.
+    mutating func appendDocument(at index: Int, of publication: Publication, options: Options) {
+        guard publication.readingOrder.indices.contains(index) else { return }
+        let link = publication.readingOrder[index]
+        if !options.forceTextToSpeech, let service = publication.mediaOverlays, service.hasMediaOverlay(at: index) {
+            do {
+                if let overlay = try service.mediaOverlay(at: index) {
+                    appendNarration(overlay, index: index, link: link, options: options)
+                    return
                 }
-            }
-            if options.speakDocumentsWithoutNarration || options.forceTextToSpeech {
-                appendSpeech(of: publication, index: index, link: link, options: options)
+            } catch {
+                warnings.append(NavigatorIssue(code: error.code.rawValue, message: error.description + "; read with text-to-speech instead",
+                                               href: error.href, fatal: false))
             }
         }
-        if let service {
+        if options.speakDocumentsWithoutNarration || options.forceTextToSpeech {
+            appendSpeech(of: publication, index: index, link: link, options: options)
+        }
+    }
+
+    /// Appends the items and warnings of `part`, the plan of the next documents.
+    mutating func append(_ part: NarrationPlan) {
+        items.append(contentsOf: part.items)
+        warnings.append(contentsOf: part.warnings)
+    }
+
+    /// Sets `timeline` over the items so far (a partial plan's).
+    mutating func updatePartialTimeline() {
+        timeline = NarrationTimeline(items: items)
+    }
+
+    /// Completes the plan once every document is appended: the overlay parser's repair warnings,
+    /// the timeline and each item's `totalProgression`.
+    mutating func finish(publication: Publication, options: Options) {
+        if !options.forceTextToSpeech, let service = publication.mediaOverlays {
             for warning in service.warnings {
                 warnings.append(NavigatorIssue(code: "smil-repaired", message: warning.description, href: warning.source, fatal: false))
             }
         }
+        isComplete = true
         timeline = NarrationTimeline(items: items)
         let count = Double(max(items.count, 1))
         for position in items.indices {
@@ -94,6 +141,8 @@ public struct NarrationPlan: Sendable {
                       let text = element.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
                 var locator = element.locator
                 if locator.text.highlight == nil { locator.text.highlight = text }
+                // The content service's share of the book is not the plan's: `finish` sets it.
+                locator.locations.totalProgression = nil
                 let language = (element as? TextContentElement)?.segments.first?.language
                 items.append(NarrationItem(readingOrderIndex: index, par: nil, locator: locator, spokenText: text, language: language))
             }

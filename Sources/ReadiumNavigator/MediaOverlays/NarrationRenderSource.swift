@@ -4,8 +4,8 @@ import ReadiumShared
 /// (a `ClipDecoder` over a decoder shared by the clips of one file), and each item without usable
 /// audio is synthesized with the TTS engine.
 ///
-/// Called on the render thread (opening blocks on I/O and on synthesis, never on the cooperative
-/// pool). A missing or undecodable audio file, or a `par` without audio, falls back to
+/// Called on the render thread (opening blocks on I/O, on synthesis, and on the
+/// `NarrationPlanBuilder` until the item is planned: never on the cooperative pool). A missing or undecodable audio file, or a `par` without audio, falls back to
 /// text-to-speech; a `clipEnd` past the end of its file is clamped. Each is reported once through
 /// `onIssue` (called on the render thread; hop to an actor from there).
 final class NarrationRenderSource: RenderSource, @unchecked Sendable {
@@ -14,7 +14,7 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         var message: String
     }
 
-    let plan: NarrationPlan
+    let builder: NarrationPlanBuilder
     let publication: Publication
     let decoderFactory: any AudioDecoderFactory
     let engine: (any TTSEngine)?
@@ -31,9 +31,9 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         var clamped: Set<Int> = []
     }
 
-    init(plan: NarrationPlan, publication: Publication, decoderFactory: any AudioDecoderFactory, engine: (any TTSEngine)?,
+    init(builder: NarrationPlanBuilder, publication: Publication, decoderFactory: any AudioDecoderFactory, engine: (any TTSEngine)?,
          onIssue: @escaping @Sendable (NavigatorIssue) -> Void) {
-        self.plan = plan
+        self.builder = builder
         self.publication = publication
         self.decoderFactory = decoderFactory
         self.engine = engine
@@ -41,9 +41,24 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         self.onIssue = onIssue
     }
 
-    var itemCount: Int? { plan.items.count }
+    /// A source over a plan already built.
+    convenience init(plan: NarrationPlan, publication: Publication, decoderFactory: any AudioDecoderFactory, engine: (any TTSEngine)?,
+                     onIssue: @escaping @Sendable (NavigatorIssue) -> Void) {
+        self.init(builder: NarrationPlanBuilder(built: plan), publication: publication, decoderFactory: decoderFactory,
+                  engine: engine, onIssue: onIssue)
+    }
+
+    /// The plan's item count once it is complete; nil before (an index past the end then throws).
+    var itemCount: Int? {
+        let plan = builder.plan
+        return plan.isComplete ? plan.items.count : nil
+    }
+
+    /// The plan as built so far: the items up to any the renderer opened.
+    private var plan: NarrationPlan { builder.plan }
 
     func openItem(at index: Int) throws -> any AudioDecoder {
+        let plan = builder.waitForItem(index)
         guard plan.items.indices.contains(index) else { throw RenderSourceEnd() }
         let item = plan.items[index]
         if let clip = item.clip, let decoder = clipDecoder(clip, item: index) { return decoder }

@@ -69,6 +69,15 @@ public struct NarrationTimeline: Sendable, Hashable {
         return nil
     }
 
+    /// Whether `position(atTime: time)` is the same however many items are appended after these
+    /// (a plan being built): the time falls before the end of the clips so far, or after a clip of
+    /// unknown length.
+    public func placesFinally(_ time: Double) -> Bool {
+        guard hasRecordedTime else { return false }
+        guard let total = totalDuration else { return true }
+        return time < total
+    }
+
     /// Where `seconds` into `item` is in the whole narration, 0 to 1, when `isFullyTimed`.
     public func totalProgression(item: Int, seconds: Double) -> Double? {
         guard isFullyTimed, let total = totalDuration, let time = time(item: item, seconds: seconds) else { return nil }
