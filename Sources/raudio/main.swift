@@ -1,8 +1,9 @@
 import RAudioCLI
 import RAudioEngine
 
-// Before any other thread starts: keep resident memory flat over hours of playback, and hold stop
-// signals until the command installs its handlers (a signal during start-up stops cleanly).
-MemoryPolicy.applyForLongPlayback()
+// Before any other thread starts (threads inherit the signal mask): hold stop signals until the
+// command installs its handlers, so a signal during start-up stops cleanly; and keep resident memory
+// flat over hours of playback.
 RAudioCommand.holdStopSignals()
+MemoryPolicy.applyForLongPlayback()
 await RAudioCommand.runMain()

@@ -14,8 +14,8 @@ final class ESpeakSynthesis {
     private(set) var wasCancelled = false
 
     init(text: String, expectedFrames: Int, volume: Double, cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
-        samples = []
-        samples.reserveCapacity(expectedFrames)
+        // A buffer an earlier utterance played from, when there is one: no fresh memory to fault in.
+        samples = PCMSampleBufferPool.speech.take(minimumCapacity: expectedFrames)
         mapper = TTSWordBoundaryMapper(text: text)
         scale = Float(max(0, volume)) / 32768
         self.cancellation = cancellation

@@ -9,12 +9,19 @@ public final class PCMBufferDecoder: AudioDecoder {
     public private(set) var currentFrame: Int64 = 0
     private let samples: [Float]
     private let href: String
+    private let pool: PCMSampleBufferPool?
 
     /// Wraps `samples` (interleaved, `format.channelCount` per frame); `href` names it in errors.
-    public init(samples: [Float], format: PCMFormat, href: String) {
+    /// With a `pool`, the buffer goes back to it when the decoder is released.
+    public init(samples: [Float], format: PCMFormat, href: String, recyclingInto pool: PCMSampleBufferPool? = nil) {
         self.samples = samples
         self.format = format
         self.href = href
+        self.pool = pool
+    }
+
+    deinit {
+        pool?.recycle(samples)
     }
 
     public var frameCount: Int64? { Int64(samples.count / max(format.channelCount, 1)) }

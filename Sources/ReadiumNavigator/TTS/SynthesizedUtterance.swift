@@ -57,9 +57,10 @@ public struct SynthesizedUtterance: Sendable {
         return copy
     }
 
-    /// A decoder that plays this utterance's PCM from its first frame.
+    /// A decoder that plays this utterance's PCM from its first frame; its buffer goes back to
+    /// `PCMSampleBufferPool.speech` when the decoder is released.
     public func makeDecoder() -> PCMBufferDecoder {
-        PCMBufferDecoder(samples: samples, format: format, href: "tts:\(voice.identifier)")
+        PCMBufferDecoder(samples: samples, format: format, href: "tts:\(voice.identifier)", recyclingInto: .speech)
     }
 
     /// The word being heard at `frame`: the last boundary starting at or before it.
