@@ -4,10 +4,10 @@ import Synchronization
 
 /// A buffered, seekable byte stream over a `Resource`, for C decoders' read/seek callbacks.
 ///
-/// It reads the resource in 64 KiB blocks through `Resource.read(into:at:)` into one buffer allocated
-/// at creation (no allocation per read), so libmpg123's many small reads (two per frame header while
-/// seeking) cost one resource read per block. Not thread-safe: one
-/// C handle uses it on one thread. C code holds it through `Unmanaged`, retained once, and releases it
+/// It reads the resource in 64 KiB blocks through a `ResourceReadSession` (a file stays open while the
+/// reader lives: one descriptor per reader) into one buffer allocated at creation (no allocation per
+/// read), so libmpg123's many small reads (two per frame header while seeking) cost one resource read
+/// per block. Not thread-safe: one C handle uses it on one thread. C code holds it through `Unmanaged`, retained once, and releases it
 /// in its close/cleanup callback.
 final class ResourceReader {
     /// Bytes per read from the resource.
@@ -25,6 +25,8 @@ final class ResourceReader {
     /// When set (by any thread), reads fail at once: a background scan stops.
     let cancellation: CancellationFlag?
 
+    /// The resource kept open for this reader's reads (a file: one descriptor, not one per block).
+    private let session: any ResourceReadSession
     private let block = UnsafeMutableRawBufferPointer.allocate(byteCount: ResourceReader.blockSize, alignment: 16)
     /// Valid bytes in `block`, which holds the resource from `blockStart`.
     private var blockCount = 0
@@ -33,6 +35,7 @@ final class ResourceReader {
     init(resource: any Resource, cancellation: CancellationFlag? = nil) throws(ResourceError) {
         self.resource = resource
         self.length = try resource.length()
+        session = try resource.openReadSession()
         self.cancellation = cancellation
         Self.liveCount.add(1, ordering: .relaxed)
     }
@@ -81,7 +84,7 @@ final class ResourceReader {
     private func fillBlock(at offset: UInt64) -> Bool {
         let wanted = Int(min(length - offset, UInt64(Self.blockSize)))
         do {
-            blockCount = try resource.read(into: UnsafeMutableRawBufferPointer(rebasing: block[0..<wanted]), at: offset)
+            blockCount = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: block[0..<wanted]), at: offset)
             blockStart = offset
             return true
         } catch {

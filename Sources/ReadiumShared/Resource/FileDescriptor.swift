@@ -5,10 +5,11 @@ import Darwin
 #endif
 import Foundation
 
-/// A read-only POSIX file descriptor, opened for one operation and closed by `withOpened`.
+/// A read-only POSIX file descriptor, opened for one operation and closed by `withOpened`, or kept
+/// open by one `OpenFileReadSession`.
 ///
-/// Wraps `open(2)`, `fstat(2)` and `pread(2)`. Opening per operation keeps the types that use it
-/// trivially `Sendable`: no descriptor outlives a call, so no read can race a `close`.
+/// Wraps `open(2)`, `fstat(2)` and `pread(2)`. Opening per operation keeps the resource types that use
+/// it trivially `Sendable`: no descriptor they share outlives a call, so no read can race a `close`.
 struct FileDescriptor {
     let rawValue: Int32
     /// The path or href named in errors.
@@ -18,6 +19,13 @@ struct FileDescriptor {
     static func withOpened<T>(
         path: String, errorHref: String, _ body: (FileDescriptor) throws(ResourceError) -> T
     ) throws(ResourceError) -> T {
+        let descriptor = try opened(path: path, errorHref: errorHref)
+        defer { descriptor.close() }
+        return try body(descriptor)
+    }
+
+    /// Opens `path` read-only; the caller closes it (`close()`), as `OpenFileReadSession` does.
+    static func opened(path: String, errorHref: String) throws(ResourceError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let error = errno
@@ -30,8 +38,12 @@ struct FileDescriptor {
                 throw ResourceError(.io, href: errorHref, message: "cannot be opened: \(String(cString: strerror(error)))")
             }
         }
-        defer { close(fd) }
-        return try body(FileDescriptor(rawValue: fd, errorHref: errorHref))
+        return FileDescriptor(rawValue: fd, errorHref: errorHref)
+    }
+
+    /// Closes the descriptor (`close(2)`); call once.
+    func close() {
+        closeDescriptor(rawValue)
     }
 
     /// The file's size in bytes (`fstat(2)`); fails for a directory.
@@ -100,4 +112,9 @@ struct FileDescriptor {
         }
         return data
     }
+}
+
+/// `close(2)`, named apart from `FileDescriptor.close()`, which shadows it inside the type.
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
 }

@@ -32,6 +32,11 @@ public struct FileResource: Resource {
         }
     }
 
+    /// Keeps the file open for the session's reads (one `open(2)` instead of one per read).
+    public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
+        OpenFileReadSession(descriptor: try FileDescriptor.opened(path: path, errorHref: href))
+    }
+
     /// Reads with `pread(2)` straight into `buffer` (no `fstat`, no `Data`); short only at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
         try FileDescriptor.withOpened(path: path, errorHref: href) { fd throws(ResourceError) in

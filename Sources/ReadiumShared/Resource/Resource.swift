@@ -27,9 +27,18 @@ public protocol Resource: Sendable {
     /// A fast path for decoders' buffered readers: no `Data` is allocated per read. The default reads
     /// through `read(range:)` and copies; files and STORED ZIP entries `pread(2)` straight into `buffer`.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int
+
+    /// Opens the resource for many reads by one reader on one thread (a decoder's buffered reader):
+    /// files and STORED ZIP entries keep their descriptor open until the session is released, instead
+    /// of opening the file for every read. The default reads through `read(into:at:)`.
+    func openReadSession() throws(ResourceError) -> any ResourceReadSession
 }
 
 extension Resource {
+    public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
+        PassThroughReadSession(resource: self)
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
         guard buffer.count > 0, offset <= UInt64.max - UInt64(buffer.count) else { return 0 }
         let data = try read(range: offset..<(offset + UInt64(buffer.count)))

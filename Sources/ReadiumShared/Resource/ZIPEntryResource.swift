@@ -96,6 +96,20 @@ public final class ZIPEntryResource: Resource {
         }
     }
 
+    /// A STORED entry keeps the archive open for the session's reads; a DEFLATED one reads through
+    /// `read(into:at:)` (and its inflate window).
+    public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
+        let size = info.uncompressedSize
+        guard !isCompressed, info.compressedSize == size else { return PassThroughReadSession(resource: self) }
+        let descriptor = try FileDescriptor.opened(path: archivePath, errorHref: archivePath)
+        do {
+            return OpenFileReadSession(descriptor: descriptor, base: try dataOffset(descriptor), limit: size, truncationHref: href)
+        } catch {
+            descriptor.close()
+            throw error
+        }
+    }
+
     /// The offset of the entry's data: its local header offset + 30 + name length + extra length.
     private func dataOffset(_ fd: FileDescriptor) throws(ResourceError) -> UInt64 {
         if let known = dataOffset.withLock({ $0 }) { return known }
