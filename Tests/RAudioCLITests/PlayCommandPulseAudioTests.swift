@@ -54,21 +54,8 @@ struct PlayCommandPulseAudioTests {
 
     @Test func serverRestartedOnTheSameSocketResumesPlaybackAtTheLostLocator() throws {
         try withPulseAudioDaemon { daemon in
-            let running = try RunningProcess(
-                ProcessRunner.raudioExecutable, ["play", PlayCommandTests.sampleBook, "--duration", "6", "--reconnect-timeout", "20"],
-                environment: ["PULSE_SERVER": daemon.server])
-            #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"position\"") }, "\(running.standardError)")
-            Thread.sleep(forTimeInterval: 1)
-            daemon.kill()
-            #expect(running.waitForLine(timeout: 20) { $0.contains("\"code\":\"audio-server-lost\"") }, "\(running.standardError)")
-            try daemon.restart()
-            let recording = try daemon.record()
-            let ended = running.finish(timeout: 60)
-            Thread.sleep(forTimeInterval: 0.3)
-            let samples = recording.stop()
-            #expect(ended, "raudio did not finish after the server came back")
-            #expect(running.process.terminationReason == .exit && running.process.terminationStatus == 0, "\(running.standardError)")
-            let events = try Self.events(running)
+            let (events, loud) = try ReconnectionPulseAudioTests.runThroughARestart(
+                daemon, ["play", PlayCommandTests.sampleBook, "--duration", "6"], after: "position")
             let lostIndex = try #require(events.firstIndex { $0["type"] == "error" })
             let lost = events[lostIndex]
             #expect(lost["fatal"] == false)
@@ -82,7 +69,6 @@ struct PlayCommandPulseAudioTests {
             let resumed = try #require(after.first { $0["type"] == "position" }?["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
             #expect(resumed >= lostTime - 0.3 && resumed < lostTime + 2, "lost at \(lostTime) s, resumed at \(resumed) s")
             // The restarted server's sink received audio again.
-            let loud = samples.filter { abs(Int($0)) > 1000 }.count
             #expect(loud > 44_100 / 2, "the restarted sink got \(loud) loud samples")
         }
     }

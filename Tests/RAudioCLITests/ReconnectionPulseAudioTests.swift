@@ -13,12 +13,15 @@ struct ReconnectionPulseAudioTests {
         event["locator"]?.objectValue?["locations"]?.objectValue?["totalProgression"]?.doubleValue
     }
 
-    /// Starts `arguments`, kills the daemon once the first utterance has played a second, restarts it
-    /// on the same socket, and returns the events once raudio has finished (it must exit 0).
-    func runThroughARestart(_ daemon: PulseAudioDaemon, _ arguments: [String]) throws -> (events: [JSONObject], loud: Int) {
+    /// Starts `arguments`, kills the daemon a second after the first event of type `firstEvent`,
+    /// restarts it on the same socket, and returns the events and the loud samples the restarted sink
+    /// recorded once raudio has finished (it must exit 0). Shared with `PlayCommandPulseAudioTests`.
+    static func runThroughARestart(
+        _ daemon: PulseAudioDaemon, _ arguments: [String], after firstEvent: String = "utterance"
+    ) throws -> (events: [JSONObject], loud: Int) {
         let running = try RunningProcess(
             ProcessRunner.raudioExecutable, arguments + ["--reconnect-timeout", "20"], environment: ["PULSE_SERVER": daemon.server])
-        #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"utterance\"") }, "\(running.standardError)")
+        #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"\(firstEvent)\"") }, "\(running.standardError)")
         Thread.sleep(forTimeInterval: 1)
         daemon.kill()
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"code\":\"audio-server-lost\"") }, "\(running.standardError)")
@@ -52,7 +55,7 @@ struct ReconnectionPulseAudioTests {
 
     @Test func speechResumesAfterTheServerIsRestartedOnTheSameSocket() throws {
         try withPulseAudioDaemon { daemon in
-            let (events, loud) = try runThroughARestart(daemon, ["speak", SpeakCommandTests.sampleEPUB, "--duration", "6"])
+            let (events, loud) = try Self.runThroughARestart(daemon, ["speak", SpeakCommandTests.sampleEPUB, "--duration", "6"])
             try expectResumedWhereLost(events, loud: loud)
         }
     }
@@ -61,7 +64,7 @@ struct ReconnectionPulseAudioTests {
     func narrationResumesAfterTheServerIsRestartedOnTheSameSocket() throws {
         let book = try Corpus.file(NarrationPlayTests.navigation).path
         try withPulseAudioDaemon { daemon in
-            let (events, loud) = try runThroughARestart(daemon, ["play", book, "--duration", "6"])
+            let (events, loud) = try Self.runThroughARestart(daemon, ["play", book, "--duration", "6"])
             try expectResumedWhereLost(events, loud: loud)
         }
     }

@@ -68,7 +68,12 @@ import Testing
         let seconds = try #require(state["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
         #expect(seconds >= 0 && seconds <= PlayCommandTests.sampleDuration)
         let peak = try #require(peakKilobytes)
-        #expect(peak < 80 * 1024, "peak RSS \(peak / 1024) MB")
+        // Under AddressSanitizer (`RAUDIO_ASAN=1`, set by scripts/sanitizers/run.sh) resident memory is
+        // mostly shadow memory and the freed-memory quarantine (about 530 MB here): the bound means
+        // nothing there, and ASan checks the memory itself.
+        if ProcessInfo.processInfo.environment["RAUDIO_ASAN"] != "1" {
+            #expect(peak < 80 * 1024, "peak RSS \(peak / 1024) MB")
+        }
     }
 }
 

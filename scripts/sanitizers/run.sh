@@ -5,7 +5,8 @@
 # Each sanitizer builds into its own scratch path (.build-asan, .build-tsan). Tests run serialized
 # (--no-parallel): the real-time audio tests need the cores. Under ThreadSanitizer RAUDIO_TSAN=1
 # makes the PulseAudio tests skip themselves with a message (libpulse is not instrumented); the
-# render, navigator and engine-thread tests run with the null and WAV outputs.
+# render, navigator and engine-thread tests run with the null and WAV outputs. Under AddressSanitizer
+# RAUDIO_ASAN=1 lifts the resident-memory bounds of tests (shadow memory and quarantine fill RSS).
 # Every suppression is in scripts/sanitizers/*.supp, each with the reason it is there.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -16,7 +17,7 @@ export SWIFT_BACKTRACE=enable=no
 
 run_address() {
     echo "== AddressSanitizer + LeakSanitizer: swift test --sanitize=address $*"
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+    RAUDIO_ASAN=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
     LSAN_OPTIONS=suppressions=$here/lsan.supp:print_suppressions=0 \
         "$SWIFT" test --sanitize=address --scratch-path .build-asan --no-parallel "$@"
 }
