@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import CGlibcMalloc
 import Glibc
@@ -26,7 +27,7 @@ public enum MemoryPolicy {
 
     /// Applies the settings above; returns the names of those glibc refused (normally none).
     @discardableResult
-    public static func applyForLongPlayback(environment: [String: String] = currentEnvironment()) -> [String] {
+    public static func applyForLongPlayback(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         #if canImport(Glibc)
         var refused: [String] = []
         let settings: [(variable: String, option: Int32, value: Int32)] = [
@@ -41,19 +42,5 @@ public enum MemoryPolicy {
         #else
         return []
         #endif
-    }
-
-    /// The process environment, read without Foundation.
-    public static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            cursor += 1
-        }
-        return result
     }
 }

@@ -11,8 +11,8 @@ final class SynthesisJob: Sendable {
     /// start. The result's text is still the whole utterance's, its word ranges moved to match.
     let textStart: String.Index?
     let cancellation = TTSCancellation()
-    private let result = Locked<Result<SynthesizedUtterance, TTSError>?>(nil)
-    private let samplesDropped = Locked(false)
+    /// The outcome once synthesis ended, and whether `dropSamples()` has taken its PCM since.
+    private let state = Locked<(outcome: Result<SynthesizedUtterance, TTSError>?, isSpent: Bool)>((nil, false))
     private let done = DispatchSemaphore(value: 0)
 
     init(utterance: SpeechUtterance, textStart: String.Index? = nil) {
@@ -26,26 +26,24 @@ final class SynthesisJob: Sendable {
     /// Called once, on the engine's thread, with the outcome of synthesizing `spokenText`.
     func complete(_ outcome: Result<SynthesizedUtterance, TTSError>) {
         let placed = textStart.map { start in outcome.map { $0.placed(in: utterance.text, from: start) } } ?? outcome
-        result.withLock { $0 = placed }
+        state.withLock { $0.outcome = placed }
         done.signal()
     }
 
     /// The result, nil while synthesis runs.
-    var outcome: Result<SynthesizedUtterance, TTSError>? { result.withLock { $0 } }
+    var outcome: Result<SynthesizedUtterance, TTSError>? { state.withLock { $0.outcome } }
 
     /// Lets go of the PCM once its decoder has been opened (the decoder shares the samples while
     /// it plays); the text, voice and word boundaries stay for late position reports.
     func dropSamples() {
-        let dropped = result.withLock { outcome -> Bool in
-            guard case .success(let synthesized)? = outcome else { return false }
-            outcome = .success(synthesized.droppingSamples())
-            return true
+        state.withLock { state in
+            guard case .success(let synthesized)? = state.outcome else { return }
+            state = (.success(synthesized.droppingSamples()), true)
         }
-        if dropped { samplesDropped.withLock { $0 = true } }
     }
 
     /// True once `dropSamples()` took the PCM: opening the utterance again needs a new job.
-    var isSpent: Bool { samplesDropped.withLock { $0 } }
+    var isSpent: Bool { state.withLock { $0.isSpent } }
 
     /// Blocks until the result is there. Render thread only (never the cooperative pool).
     func wait() -> Result<SynthesizedUtterance, TTSError> {
