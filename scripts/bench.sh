@@ -189,29 +189,8 @@ make_long_ogg() {
     mv "$OGG_60.tmp" "$OGG_60"
 }
 
-# make_long_book: a 10-hour audiobook of 100 distinct 6-minute tracks (sine tones of different
-# pitches, 8 kb/s mono MP3) with its manifest.json.
-make_long_book() {
-    [[ -s "$BOOK_10H/manifest.json" ]] && return 0
-    say "generating $(shown "$BOOK_10H") (once; 100 tracks of 6 minutes)"
-    local tmp="$BOOK_10H.tmp" index name entries="" frequency
-    rm -rf "$tmp" && mkdir -p "$tmp" || return 1
-    for index in $(seq 1 100); do
-        name=$(printf 'track-%03d.mp3' "$index")
-        frequency=$((200 + 7 * index))
-        sox -n -r 8000 -c 1 -b 16 -t raw -e signed - synth 360 sine "$frequency" vol 0.3 2>>"$LOGS/make-book.log" \
-            | lame --quiet -r -s 8 --bitwidth 16 --signed --little-endian -m m -b 8 - "$tmp/$name" \
-            2>>"$LOGS/make-book.log" || return 1
-        entries+="${entries:+,}{\"href\":\"$name\",\"type\":\"audio/mpeg\",\"title\":\"Track $index\",\"duration\":360}"
-    done
-    cat >"$tmp/manifest.json" <<JSON
-{"@context":"https://readium.org/webpub-manifest/context.jsonld",
- "metadata":{"@type":"http://schema.org/Audiobook","conformsTo":"https://readium.org/webpub-manifest/profiles/audiobook",
-  "identifier":"urn:raudio:bench:10h","title":"raudio benchmark: ten hours","language":"en","duration":36000},
- "readingOrder":[$entries]}
-JSON
-    rm -rf "$BOOK_10H" && mv "$tmp" "$BOOK_10H"
-}
+# make_long_book (scripts/long-book.sh): the 10-hour, 100-track book, into $BOOK_10H.
+source "$ROOT/scripts/long-book.sh"
 
 # ---------------------------------------------------------------------------------------------------
 # A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
@@ -387,7 +366,7 @@ bench_audio_long_book_rss() {
     local target="≤ 40 MB, no growth from hour 1 to the end"
     local manifest="$BOOK_10H/manifest.json"
     local command="$(quote /usr/bin/time -v "$(shown "$RAUDIO")" play "$(shown "$manifest")" --output null) vs the same with --duration 3600"
-    if ! make_long_book; then
+    if ! make_long_book "$BOOK_10H" "$LOGS/make-book.log"; then
         not_measured "$figure" "$target" "could not generate the book, see $(shown "$LOGS")/make-book.log" "$command"
         return 0
     fi
@@ -490,7 +469,7 @@ bench_audio() {
     # Time to the first buffer: AudioNavigator inside raudio-bench, one measurement per fresh process.
     if [[ ! -x "$BENCH" ]]; then
         not_measured "$first_figure" "≤ 100 ms" "raudio-bench not built" "$(quote "$(shown "$BENCH")" first-buffer "$(shown "$BOOK_10H")/manifest.json")"
-    elif ! make_long_book; then
+    elif ! make_long_book "$BOOK_10H" "$LOGS/make-book.log"; then
         not_measured "$first_figure" "≤ 100 ms" "could not generate the book, see $(shown "$LOGS")/make-book.log"
     else
         bench_first_buffer "$first_figure"

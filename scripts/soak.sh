@@ -28,30 +28,9 @@ SLACK_MB="${RAUDIO_SOAK_RSS_SLACK_MB:-4}"
 WORK="$ROOT/build/soak"
 mkdir -p "$WORK" "$ROOT/build/bench/logs" || exit 64
 
-# The book generator of scripts/bench.sh (its functions only: bench.sh runs nothing when sourced
-# with BENCH_SOURCE_ONLY; otherwise fall back to an identical local generator).
+# The 10-hour book of `make bench` (scripts/long-book.sh), reused when bench already made it.
 BOOK="$ROOT/build/bench/book-10h-100-tracks"
-make_book() {
-    [[ -s "$BOOK/manifest.json" ]] && return 0
-    echo "soak: generating $BOOK (once; 100 tracks of 6 minutes)" >&2
-    local tmp="$BOOK.tmp" index name entries="" frequency
-    rm -rf "$tmp" && mkdir -p "$tmp" || return 1
-    for index in $(seq 1 100); do
-        name=$(printf 'track-%03d.mp3' "$index")
-        frequency=$((200 + 7 * index))
-        sox -n -r 8000 -c 1 -b 16 -t raw -e signed - synth 360 sine "$frequency" vol 0.3 2>>"$WORK/make-book.log" \
-            | lame --quiet -r -s 8 --bitwidth 16 --signed --little-endian -m m -b 8 - "$tmp/$name" \
-            2>>"$WORK/make-book.log" || return 1
-        entries+="${entries:+,}{\"href\":\"$name\",\"type\":\"audio/mpeg\",\"title\":\"Track $index\",\"duration\":360}"
-    done
-    cat >"$tmp/manifest.json" <<JSON
-{"@context":"https://readium.org/webpub-manifest/context.jsonld",
- "metadata":{"@type":"http://schema.org/Audiobook","conformsTo":"https://readium.org/webpub-manifest/profiles/audiobook",
-  "identifier":"urn:raudio:bench:10h","title":"raudio benchmark: ten hours","language":"en","duration":36000},
- "readingOrder":[$entries]}
-JSON
-    rm -rf "$BOOK" && mv "$tmp" "$BOOK"
-}
+source "$ROOT/scripts/long-book.sh"
 
 # run_sampled NAME COMMAND...: runs COMMAND with stdout to $WORK/NAME.out; samples VmRSS and the fd
 # count every 0.1 s into $WORK/NAME.samples ("seconds rss_kB fds"). Prints the exit status.
@@ -157,7 +136,7 @@ report="$WORK/report.md"
     printf 'output `null` at full speed; VmRSS and `/proc/PID/fd` sampled every 0.1 s of wall time.\n\n'
 } >"$report"
 
-if make_book; then
+if make_long_book "$BOOK" "$WORK/make-book.log"; then
     echo "soak: playing the 10-hour book" >&2
     status=$(run_sampled book "$RAUDIO" play "$BOOK/manifest.json" --output null --interval 60)
     analyse book play "$status" "raudio play: 10 hours, 100 tracks (build/bench/book-10h-100-tracks)" >>"$report" || failed=1
