@@ -13,13 +13,20 @@ public struct NarrationItem: Sendable, Hashable {
     public var spokenText: String?
     /// The language of `spokenText`, when declared.
     public var language: Language?
+    /// How `spokenText` lines up with `locator.text.highlight`, the page's own text (for word locators).
+    public var quoteMap: TextQuoteMap?
+    /// The selected element's whole text, where `quoteMap`'s quote begins (for word locators).
+    public var elementText: ElementText?
 
-    public init(readingOrderIndex: Int, par: MediaOverlayPar?, locator: Locator, spokenText: String?, language: Language?) {
+    public init(readingOrderIndex: Int, par: MediaOverlayPar?, locator: Locator, spokenText: String?, language: Language?, quoteMap: TextQuoteMap? = nil,
+                elementText: ElementText? = nil) {
+        self.elementText = elementText
         self.readingOrderIndex = readingOrderIndex
         self.par = par
         self.locator = locator
         self.spokenText = spokenText
         self.language = language
+        self.quoteMap = quoteMap
     }
 
     /// The audio clip, when the item is narrated by a recording.

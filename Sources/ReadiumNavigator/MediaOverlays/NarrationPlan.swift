@@ -126,7 +126,11 @@ public struct NarrationPlan: Sendable {
             }
             let locator = Locator(href: par.textHref ?? overlay.documentHref, type: type, title: link.title,
                                   locations: locations, text: par.text ?? Locator.Text())
-            items.append(NarrationItem(readingOrderIndex: index, par: par, locator: locator, spokenText: par.text?.highlight, language: nil))
+            // The page's text, as read aloud: white space collapsed. The highlight is the element's whole
+            // text but for white space at its ends, so it stands for the element's text in word quotes.
+            let spoken = par.text?.highlight.map(TextQuoteMap.collapsingWhitespace(of:))
+            items.append(NarrationItem(readingOrderIndex: index, par: par, locator: locator, spokenText: spoken?.text, language: nil, quoteMap: spoken?.map,
+                                       elementText: par.text?.highlight.map { ElementText(text: $0, quoteStart: 0) }))
         }
     }
 
@@ -140,11 +144,12 @@ public struct NarrationPlan: Sendable {
                 guard !options.skippedTypes.contains(element.role.name),
                       let text = element.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
                 var locator = element.locator
-                if locator.text.highlight == nil { locator.text.highlight = text }
                 // The content service's share of the book is not the plan's: `finish` sets it.
                 locator.locations.totalProgression = nil
-                let language = (element as? TextContentElement)?.segments.first?.language
-                items.append(NarrationItem(readingOrderIndex: index, par: nil, locator: locator, spokenText: text, language: language))
+                let textElement = element as? TextContentElement
+                items.append(NarrationItem(readingOrderIndex: index, par: nil, locator: locator, spokenText: text,
+                                           language: textElement?.segments.first?.language, quoteMap: textElement?.quoteMap,
+                                           elementText: textElement?.elementText))
             }
         } catch {
             warnings.append(NavigatorIssue(code: error.code.rawValue, message: "\(href): \(error.message)", href: href, fatal: false))

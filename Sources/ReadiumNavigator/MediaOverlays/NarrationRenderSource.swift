@@ -129,7 +129,7 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         guard let engine else {
             throw Unspeakable(message: "\(item.locator.href): no audio, and text-to-speech is off (--no-tts)")
         }
-        let job = SynthesisJob(utterance: SpeechUtterance(text: text, locator: item.locator, language: item.language))
+        let job = SynthesisJob(utterance: SpeechUtterance(text: text, locator: item.locator, language: item.language, quoteMap: item.quoteMap, elementText: item.elementText))
         let utterance = TTSUtterance(text: text, voiceOrLanguage: .language(item.language ?? fallbackLanguage))
         engine.synthesize(utterance, cancellation: job.cancellation, onChunk: nil) { job.complete($0) }
         return try job.wait().get().makeDecoder()

@@ -2,44 +2,50 @@ import ReadiumShared
 
 /// One utterance of a publication read aloud: its text, where it is, and the language it is in.
 ///
-/// Readium's `PublicationSpeechSynthesizer.Utterance`. `locator.text.highlight` is `text`.
+/// Readium's `PublicationSpeechSynthesizer.Utterance`. `text` is what is spoken and shown (white space
+/// collapsed, ruby readings left out, alternative text put in); `locator.text.highlight` is the page's
+/// own text it reads, which a visual navigator finds, and `quoteMap` lines the two up. An image has no
+/// quote: its locator selects the image and `text` is its alternative text.
 public struct SpeechUtterance: Sendable, Hashable {
     public var text: String
     public var locator: Locator
     /// The language declared for the text (`lang`/`xml:lang`, inherited), or the fallbacks.
     public var language: Language?
     public var role: ContentRole
+    /// How `text` lines up with `locator.text.highlight`.
+    public var quoteMap: TextQuoteMap
+    /// The selected element's whole text, where `quoteMap`'s quote begins: what gives each word a
+    /// context that designates it alone. Nil when unknown; words then quote what the locator holds.
+    public var elementText: ElementText?
 
-    public init(text: String, locator: Locator, language: Language?, role: ContentRole = .body) {
+    /// An utterance; without `quoteMap`, `text` is taken to be the page's text as it is.
+    public init(text: String, locator: Locator, language: Language?, role: ContentRole = .body, quoteMap: TextQuoteMap? = nil,
+                elementText: ElementText? = nil) {
         self.text = text
         self.locator = locator
         self.language = language
         self.role = role
+        self.quoteMap = quoteMap ?? .verbatim(text)
+        self.elementText = elementText
     }
 
-    /// The utterance's locator narrowed to `range` of `text`: the word as `text.highlight`, with
-    /// `before` and `after` moved to the word's sides (up to `contextLength` characters).
+    /// The utterance's locator narrowed to the word at `range` of `text`: the page's text of the word as
+    /// `text.highlight`, with `before` and `after` moved to the word's sides (at least `contextLength`
+    /// characters, more where the element has the same words elsewhere). An utterance without a quote (an image) gives its own locator.
     public func locator(forWordAt range: Range<String.Index>, contextLength: Int = 50) -> Locator {
+        guard let quote = locator.text.highlight else { return locator }
         var word = locator
-        let before = (locator.text.before.map { $0 + (needsSpace($0, text.first) ? " " : "") } ?? "") + text[..<range.lowerBound]
-        let after = String(text[range.upperBound...]) + (locator.text.after.map { (needsSpace(text.last, $0) ? " " : "") + $0 } ?? "")
-        let beforeSuffix = String(before.suffix(contextLength))
-        let afterPrefix = String(after.prefix(contextLength))
-        word.text = Locator.Text(
-            before: beforeSuffix.isEmpty ? nil : beforeSuffix,
-            highlight: String(text[range]),
-            after: afterPrefix.isEmpty ? nil : afterPrefix
-        )
+        let textRange = text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<text.utf8.distance(from: text.startIndex, to: range.upperBound)
+        if let elementText, quoteMap.textLength == text.utf8.count {
+            word.text = elementText.quote(quoteMap.quoteRange(forText: textRange), contextLength: contextLength)
+        } else if quoteMap.textLength == text.utf8.count, quoteMap.quoteLength == quote.utf8.count {
+            word.text = locator.text.narrowed(toHighlight: quoteMap.quoteRange(forText: textRange), contextLength: contextLength)
+        } else {
+            // A quote that is not the page's text mapped (made by hand): narrow the text itself.
+            var own = locator.text
+            own.highlight = text
+            word.text = own.narrowed(toHighlight: textRange, contextLength: contextLength)
+        }
         return word
-    }
-
-    private func needsSpace(_ left: String, _ right: Character?) -> Bool {
-        guard let last = left.last, let right else { return false }
-        return !last.isWhitespace && !right.isWhitespace
-    }
-
-    private func needsSpace(_ left: Character?, _ right: String) -> Bool {
-        guard let left, let first = right.first else { return false }
-        return !left.isWhitespace && !first.isWhitespace && !first.isPunctuation
     }
 }

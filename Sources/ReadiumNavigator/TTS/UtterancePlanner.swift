@@ -152,9 +152,9 @@ final class UtterancePlanner: @unchecked Sendable {
     /// One tokenized unit as an utterance; nil when it has nothing to say.
     private func utterance(of unit: any ContentElement) -> SpeechUtterance? {
         guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-        let language = (unit as? TextContentElement)?.segments.first?.language ?? tokenizer.defaultLanguage
-        var locator = unit.locator
-        if locator.text.highlight == nil { locator.text.highlight = text }
-        return SpeechUtterance(text: text, locator: locator, language: language, role: unit.role)
+        let segment = (unit as? TextContentElement)?.segments.first
+        let language = segment?.language ?? tokenizer.defaultLanguage
+        return SpeechUtterance(text: text, locator: unit.locator, language: language, role: unit.role, quoteMap: segment?.quoteMap,
+                               elementText: segment?.elementText)
     }
 }

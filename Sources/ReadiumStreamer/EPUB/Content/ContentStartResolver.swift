@@ -48,8 +48,10 @@ struct ContentStartResolver {
         return indices.first
     }
 
+    /// The page's text of the element (its quote), else its reading text, white space collapsed.
     private func text(at index: Int) -> String {
-        Self.normalized(elements[index].element.spokenText ?? "")
+        let element = elements[index].element
+        return Self.normalized(element.locator.text.highlight ?? element.spokenText ?? "")
     }
 
     static func normalized(_ text: String) -> String {

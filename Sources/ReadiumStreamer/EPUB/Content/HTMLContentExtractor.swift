@@ -4,9 +4,13 @@ import ReadiumShared
 /// out boxes: block elements separate elements, inline text is joined with white space collapsed.
 ///
 /// Roles come from the element and its ancestors (`HTMLElementRules.role(of:)`); languages from
-/// `xml:lang`/`lang`, inherited, else `defaultLanguage`. Progression is the offset of the element's
-/// text in the text of the whole resource (in characters); `totalProgression` maps it into
-/// `totalProgressionRange`, the share of the publication this resource covers. Pure: any thread.
+/// `xml:lang`/`lang`, inherited, else `defaultLanguage`. A text locator's `cssSelector` selects the
+/// block the text is in, and its `text` quotes that element's `textContent` exactly: `highlight` is the
+/// page's own text for the reading text (newlines, indentation and ruby readings included), `before` and
+/// `after` the element's text around it. Images, audio and video get their own selector and no quote.
+/// Progression is the offset of the element's reading text in the reading text of the whole resource
+/// (in characters); `totalProgression` maps it into `totalProgressionRange`, the share of the
+/// publication this resource covers. Pure: any thread.
 struct HTMLContentExtractor {
     var href: String
     var type: String
@@ -15,54 +19,61 @@ struct HTMLContentExtractor {
     var contextLength = 50
 
     func extract(_ document: XMLDocument) -> ExtractedResource {
-        let walker = HTMLContentWalker(href: href, defaultLanguage: defaultLanguage)
+        let walker = HTMLContentWalker(href: href, defaultLanguage: defaultLanguage,
+                                       identifierCounts: HTMLElementRules.identifierCounts(in: document.root))
         walker.walk(document.root, parentPath: "", index: 1)
         walker.flush()
-        return ExtractedResource(href: href, elements: locate(walker.drafts))
+        return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources))
     }
 
-    /// Gives every draft and segment its locator, from their offsets in the resource's text.
-    private func locate(_ drafts: [HTMLContentDraft]) -> [ExtractedElement] {
-        // The resource's text: every element's text, separated by a line break.
-        var characters: [Character] = []
+    /// Gives every draft and segment its locator: progression from their offsets in the resource's
+    /// reading text, the quote from the document's text.
+    private func locate(_ drafts: [HTMLContentDraft], documentText: String, elementSources: [Range<Int>]) -> [ExtractedElement] {
+        // The resource's reading text: every element's text, separated by a line break.
         var starts: [Int] = []
+        var total = 0
         for draft in drafts {
-            if !characters.isEmpty, !draft.text.isEmpty { characters.append("\n") }
-            starts.append(characters.count)
-            characters.append(contentsOf: draft.text)
+            let length = draft.text.count
+            if total > 0, length > 0 { total += 1 }
+            starts.append(total)
+            total += length
         }
-        let total = max(characters.count, 1)
+        total = max(total, 1)
 
-        func locator(selector: String, start: Int, length: Int) -> Locator {
+        func locations(selector: String, start: Int) -> Locator.Locations {
             let progression = Double(min(start, total - 1)) / Double(total)
             let span = totalProgressionRange.upperBound - totalProgressionRange.lowerBound
             var locations = Locator.Locations(progression: progression, totalProgression: totalProgressionRange.lowerBound + span * progression)
             locations.cssSelector = selector
-            let end = min(start + length, characters.count)
-            let before = String(characters[max(0, start - contextLength)..<start])
-            let after = String(characters[end..<min(characters.count, end + contextLength)])
-            let highlight = String(characters[start..<end])
-            return Locator(
-                href: href, type: type, locations: locations,
-                text: Locator.Text(before: before.isEmpty ? nil : before, highlight: highlight.isEmpty ? nil : highlight, after: after.isEmpty ? nil : after)
-            )
+            return locations
         }
 
         var result: [ExtractedElement] = []
         for (draft, start) in zip(drafts, starts) {
-            let elementLocator = locator(selector: draft.selector, start: start, length: draft.text.count)
+            let elementLocator = Locator(href: href, type: type, locations: locations(selector: draft.selector, start: start))
             let element: any ContentElement
             switch draft.kind {
-            case .text(let segments, let role):
-                var offset = start
-                let located = segments.map { segment in
-                    defer { offset += segment.text.count }
-                    return TextContentElement.Segment(
-                        locator: locator(selector: draft.selector, start: offset, length: segment.text.count),
-                        text: segment.text, language: segment.language, inlineRuns: segment.runs
-                    )
+            case .text(let draftRuns, let role):
+                let bounds = draft.element.map { elementSources[$0] } ?? 0..<documentText.utf8.count
+                let elementString = String(documentText.utf8Slice(bounds))
+                let runs = Self.trimmingEnds(of: draftRuns, in: documentText)
+                func quote(_ range: Range<Int>) -> Locator.Text {
+                    .quoting(range, of: documentText, within: bounds, contextLength: contextLength)
                 }
-                element = TextContentElement(locator: elementLocator, role: role, segments: located)
+                var offset = start
+                let segments = runs.map { run in
+                    defer { offset += run.text.count }
+                    var locator = elementLocator
+                    locator.locations = locations(selector: draft.selector, start: offset)
+                    locator.text = quote(run.quoteStart..<run.quoteEnd)
+                    return TextContentElement.Segment(locator: locator, text: run.text, language: run.language, inlineRuns: run.inlineRuns,
+                                                      quoteMap: run.map, elementText: ElementText(text: elementString, quoteStart: run.quoteStart - bounds.lowerBound))
+                }
+                var locator = elementLocator
+                let quoteStart = runs.first?.quoteStart ?? bounds.lowerBound
+                locator.text = quote(quoteStart..<(runs.last?.quoteEnd ?? quoteStart))
+                element = TextContentElement(locator: locator, role: role, segments: segments,
+                                             elementText: ElementText(text: elementString, quoteStart: quoteStart - bounds.lowerBound))
             case .image(let link, let alt, let caption):
                 element = ImageContentElement(locator: elementLocator, embeddedLink: link, accessibilityLabel: alt, caption: caption)
             case .audio(let sources):
@@ -76,10 +87,32 @@ struct HTMLContentExtractor {
     }
 }
 
+extension HTMLContentExtractor {
+    /// `runs` without the white space the page has before the first one's text and after the last
+    /// one's, where their maps read it as standing for no text (or inside a formula's text), so that
+    /// the element's quote and map begin and end with what is read.
+    static func trimmingEnds(of runs: [HTMLTextRun], in documentText: String) -> [HTMLTextRun] {
+        guard !runs.isEmpty else { return runs }
+        var runs = runs
+        let first = runs[0]
+        let leading = documentText.utf8Slice(first.quoteStart..<first.quoteEnd).prefix(while: \.isWhitespace).utf8.count
+        if leading < first.map.quoteLength, let map = first.map.trimmingQuote(leading: leading, trailing: 0) {
+            runs[0].map = map
+            runs[0].quoteStart += leading
+        }
+        let last = runs[runs.count - 1]
+        let trailing = documentText.utf8Slice(last.quoteStart..<last.quoteEnd).reversed().prefix(while: \.isWhitespace).reduce(0) { $0 + $1.utf8.count }
+        if trailing < last.map.quoteLength, let map = last.map.trimmingQuote(leading: 0, trailing: trailing) {
+            runs[runs.count - 1].map = map
+        }
+        return runs
+    }
+}
+
 /// An element found by the walker, before locators are computed.
 struct HTMLContentDraft {
     enum Kind {
-        case text([(text: String, language: Language?, runs: [TextContentElement.InlineRun])], ContentRole)
+        case text([HTMLTextRun], ContentRole)
         case image(Link, alt: String?, caption: String?)
         case audio([Link])
         case video([Link])
@@ -87,9 +120,12 @@ struct HTMLContentDraft {
 
     var kind: Kind
     var selector: String
+    /// The serial of the element `selector` selects, in the walker's `elementSources`; nil when its
+    /// text is not quoted (an image).
+    var element: Int?
     var matchingSelectors: Set<String>
 
-    /// The text this element contributes to the resource's text (used for progression and context).
+    /// The text this element contributes to the resource's reading text (used for progression).
     var text: String {
         switch kind {
         case .text(let segments, _): segments.map(\.text).joined()

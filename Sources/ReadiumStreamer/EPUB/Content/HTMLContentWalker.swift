@@ -2,6 +2,10 @@ import ReadiumShared
 
 /// The depth-first walk of `HTMLContentExtractor`: keeps the open elements and the text of the block
 /// being read, and emits a draft at each block boundary.
+///
+/// Besides the reading text (white space collapsed, hidden parts left out) it keeps the document's own
+/// text, every text and CDATA node in document order as a browser's `textContent` concatenates them,
+/// and where in it each element and each run of reading text lies: locators quote that text.
 final class HTMLContentWalker {
     private struct Frame {
         var isBlock: Bool
@@ -10,25 +14,40 @@ final class HTMLContentWalker {
         var role: ContentRole?
         var language: Language?
         var figureCaption: String?
+        /// Its index in `elementSources`.
+        var serial: Int
     }
 
     private let href: String
     private let defaultLanguage: Language?
+    /// How many elements carry each `id`: only a unique one makes a `#id` selector.
+    private let identifierCounts: [String: Int]
     private var stack: [Frame] = []
-    private var segments: [(text: String, language: Language?)] = []
-    /// Inline runs of the block being read (note references), in characters of its joined `segments`.
-    private var runs: [TextContentElement.InlineRun] = []
+    private var runs: [HTMLTextRun] = []
+    /// Inline runs of the block being read (note references), in characters of its joined `runs`.
+    private var inlineRuns: [TextContentElement.InlineRun] = []
     private var pendingSelectors: Set<String> = []
     private(set) var drafts: [HTMLContentDraft] = []
+    /// The document's text: what `textContent` of its root is.
+    private(set) var documentText = ""
+    /// Where each element opened so far lies in `documentText` (UTF-8 offsets), by serial.
+    private(set) var elementSources: [Range<Int>] = []
 
-    init(href: String, defaultLanguage: Language?) {
+    init(href: String, defaultLanguage: Language?, identifierCounts: [String: Int]) {
         self.href = href
         self.defaultLanguage = defaultLanguage
+        self.identifierCounts = identifierCounts
     }
+
+    private var documentLength: Int { documentText.utf8.count }
 
     /// Walks `element`, the `index`-th element child (from 1) of the element at `parentPath`.
     func walk(_ element: XMLElement, parentPath: String, index: Int) {
-        guard !HTMLElementRules.isSkipped(element) else { return }
+        guard !HTMLElementRules.isSkipped(element) else {
+            // Not read, but part of the page's text all the same (ruby readings, hidden text).
+            documentText += element.textContent
+            return
+        }
         let name = element.localName
         let path: String
         if parentPath.isEmpty {
@@ -38,10 +57,11 @@ final class HTMLContentWalker {
         } else {
             path = "\(parentPath) > \(name):nth-child(\(index))"
         }
-        let id = element.attribute("id") ?? element.attribute("id", namespace: XMLNamespace.xml)
-        let idSelector = id.flatMap { HTMLElementRules.isPlainIdentifier($0) ? "#\($0)" : nil }
+        let id = element.attribute("id")
+        let idSelector = id.flatMap { HTMLElementRules.isPlainIdentifier($0) && identifierCounts[$0] == 1 ? "#\($0)" : nil }
         let ownSelector = idSelector ?? path
-        let selectors = [path] + (idSelector.map { [$0] } ?? [])
+        let fragmentID = id ?? element.attribute("id", namespace: XMLNamespace.xml)
+        let selectors = [path] + (fragmentID.flatMap { HTMLElementRules.isPlainIdentifier($0) ? ["#\($0)"] : nil } ?? [])
         let language = element.declaredLanguage.flatMap { $0.isEmpty ? nil : Language(code: $0) } ?? currentLanguage
 
         switch name {
@@ -50,22 +70,30 @@ final class HTMLContentWalker {
             return
         case "img":
             flush()
+            documentText += element.textContent
             emitImage(src: element.attribute("src"), alt: element.attribute("alt"), selector: ownSelector, selectors: selectors)
             return
         case "image" where element.namespaceURI == XMLNamespace.svg:
             flush()
+            documentText += element.textContent
             let source = element.attribute("href", namespace: XMLNamespace.xlink) ?? element.attribute("href")
             emitImage(src: source, alt: nil, selector: ownSelector, selectors: selectors)
             return
         case "audio", "video":
             flush()
+            documentText += element.textContent
             let sources = ([element.attribute("src")] + element.children("source").map { $0.attribute("src") })
                 .compactMap { $0 }.compactMap(link(for:))
             let draftSelectors = matchingSelectors(adding: selectors)
-            drafts.append(HTMLContentDraft(kind: name == "audio" ? .audio(sources) : .video(sources), selector: ownSelector, matchingSelectors: draftSelectors))
+            drafts.append(HTMLContentDraft(kind: name == "audio" ? .audio(sources) : .video(sources), selector: ownSelector, element: nil, matchingSelectors: draftSelectors))
             return
         case "math":
-            if let alt = element.attribute("alttext") { appendText(" " + alt + " ", language: language) }
+            // The formula is read by its `alttext`, which stands for the formula's own text on the page.
+            let start = documentLength
+            documentText += element.textContent
+            if let alt = element.attribute("alttext") {
+                append(HTMLTextRun.standing(for: start..<documentLength, text: " " + alt + " ", after: lastReadCharacter), language: language)
+            }
             return
         default:
             break
@@ -73,16 +101,21 @@ final class HTMLContentWalker {
 
         // A page marker with a number to read is an element of its own (skippable by role); an empty
         // one (`<span epub:type="pagebreak" id="p5"/>`) only lends its selector to the text around it.
+        // SVG `text` is one too: its selector keeps a quote search away from the drawing's `style`.
         let isBlock = HTMLElementRules.blocks.contains(name)
+            || name == "text" && element.namespaceURI == XMLNamespace.svg
             || HTMLElementRules.isPageBreak(element) && !element.normalizedText.isEmpty
         if isBlock { flush() } else { pendingSelectors.formUnion(selectors) }
         var caption = stack.last?.figureCaption
         if name == "figure" { caption = element.firstChild("figcaption")?.normalizedText }
-        stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element), language: language, figureCaption: caption))
+        let serial = elementSources.count
+        elementSources.append(documentLength..<documentLength)
+        stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
+                           language: language, figureCaption: caption, serial: serial))
         let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
         let runStart = isNoteRef ? textLength : 0
         defer {
-            if isNoteRef, textLength > runStart { runs.append(.init(role: .noteRef, range: runStart..<textLength)) }
+            if isNoteRef, textLength > runStart { inlineRuns.append(.init(role: .noteRef, range: runStart..<textLength)) }
         }
         var elementIndex = 0
         for child in element.children {
@@ -91,76 +124,73 @@ final class HTMLContentWalker {
                 elementIndex += 1
                 walk(childElement, parentPath: path, index: elementIndex)
             case .text(let text), .cdata(let text):
-                appendText(text, language: language)
+                let start = documentLength
+                documentText += text
+                append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language)
             }
         }
         if isBlock { flush() }
+        elementSources[serial] = elementSources[serial].lowerBound..<documentLength
         stack.removeLast()
     }
 
     private var currentLanguage: Language? { stack.last?.language ?? defaultLanguage }
 
     /// The characters read so far in the block.
-    private var textLength: Int { segments.reduce(0) { $0 + $1.text.count } }
+    private var textLength: Int { runs.reduce(0) { $0 + $1.text.count } }
 
-    /// Appends text with runs of HTML white space collapsed to one space, as a browser renders it.
-    private func appendText(_ raw: String, language: Language?) {
-        var lastWasSpace = segments.last.map { $0.text.last == " " || $0.text.last == "\n" } ?? true
-        var collapsed = ""
-        for character in raw {
-            if character.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }) {
-                if !lastWasSpace { collapsed.append(" ") }
-                lastWasSpace = true
-            } else {
-                collapsed.append(character)
-                lastWasSpace = false
-            }
-        }
-        guard !collapsed.isEmpty else { return }
-        if let last = segments.last, last.language == language || collapsed.allSatisfy({ $0 == " " }) {
-            segments[segments.count - 1].text += collapsed
+    /// The last character of reading text in the block, nil at its start.
+    private var lastReadCharacter: Character? { runs.last?.text.last }
+
+    /// Adds reading text to the block: to the run before it when in the same language (or only a space).
+    private func append(_ run: HTMLTextRun, language: Language?) {
+        guard !run.text.isEmpty else { return }
+        if let last = runs.last, last.language == language || run.text.allSatisfy({ $0 == " " }) {
+            runs[runs.count - 1].append(run)
         } else {
-            segments.append((collapsed, language))
+            var run = run
+            run.language = language
+            // Runs of one block follow each other in the page's text with nothing left between them.
+            if let last = runs.last { run.extendStart(to: last.quoteEnd) }
+            runs.append(run)
         }
     }
 
-    /// A `<br>`: a line break that survives white-space collapsing.
+    /// A `<br>`: a line break that survives white-space collapsing (it has no text on the page).
     private func appendLineBreak() {
-        guard !segments.isEmpty else { return }
-        while segments[segments.count - 1].text.last == " " { segments[segments.count - 1].text.removeLast() }
-        segments[segments.count - 1].text.append("\n")
+        guard !runs.isEmpty else { return }
+        runs[runs.count - 1].replaceTrailingSpaces(with: "\n", at: documentLength)
     }
 
     /// Emits the text read so far as an element of the innermost open block, if it has any.
     func flush() {
         defer {
-            segments = []
             runs = []
+            inlineRuns = []
         }
-        var cleaned: [(text: String, language: Language?)] = []
+        var cleaned: [HTMLTextRun] = []
         // Characters dropped before the first one kept: inline runs move back by as many.
         var dropped = 0
-        for segment in segments {
-            if segment.text.allSatisfy(\.isWhitespace), !cleaned.isEmpty {
-                cleaned[cleaned.count - 1].text += segment.text
-            } else if !segment.text.allSatisfy(\.isWhitespace) {
-                cleaned.append(segment)
+        for run in runs {
+            let isBlank = run.text.allSatisfy(\.isWhitespace)
+            if isBlank, !cleaned.isEmpty {
+                cleaned[cleaned.count - 1].append(run)
+            } else if !isBlank {
+                cleaned.append(run)
             } else {
-                dropped += segment.text.count
+                dropped += run.text.count
             }
         }
         guard !cleaned.isEmpty else { return }
-        while let first = cleaned[0].text.first, first.isWhitespace {
-            cleaned[0].text.removeFirst()
-            dropped += 1
-        }
-        while let last = cleaned[cleaned.count - 1].text.last, last.isWhitespace { cleaned[cleaned.count - 1].text.removeLast() }
+        dropped += cleaned[0].trimLeadingWhitespace()
+        cleaned[cleaned.count - 1].trimTrailingWhitespace()
         let role = stack.reversed().lazy.compactMap(\.role).first ?? .body
-        let selector = stack.last(where: \.isBlock)?.ownSelector ?? stack.last?.ownSelector ?? "html"
-        let located = Self.split(runs.map { .init(role: $0.role, range: ($0.range.lowerBound - dropped)..<($0.range.upperBound - dropped)) },
+        let block = stack.last(where: \.isBlock) ?? stack.last
+        let located = Self.split(inlineRuns.map { .init(role: $0.role, range: ($0.range.lowerBound - dropped)..<($0.range.upperBound - dropped)) },
                                  over: cleaned.map(\.text.count))
-        let withRuns = zip(cleaned, located).map { (text: $0.0.text, language: $0.0.language, runs: $0.1) }
-        drafts.append(HTMLContentDraft(kind: .text(withRuns, role), selector: selector, matchingSelectors: matchingSelectors(adding: [])))
+        for index in cleaned.indices { cleaned[index].inlineRuns = located[index] }
+        drafts.append(HTMLContentDraft(kind: .text(cleaned, role), selector: block?.ownSelector ?? "html", element: block?.serial,
+                                       matchingSelectors: matchingSelectors(adding: [])))
     }
 
     /// `runs` (in characters of the joined segments) cut at the segments' ends, each part counted in
@@ -180,7 +210,8 @@ final class HTMLContentWalker {
     private func emitImage(src: String?, alt: String?, selector: String, selectors: [String]) {
         guard let src, let link = link(for: src) else { return }
         let caption = stack.last?.figureCaption
-        drafts.append(HTMLContentDraft(kind: .image(link, alt: alt, caption: caption), selector: selector, matchingSelectors: matchingSelectors(adding: selectors)))
+        drafts.append(HTMLContentDraft(kind: .image(link, alt: alt, caption: caption), selector: selector, element: nil,
+                                       matchingSelectors: matchingSelectors(adding: selectors)))
     }
 
     /// The selectors of the open elements, of `extra` and of the inline elements seen since the last draft.

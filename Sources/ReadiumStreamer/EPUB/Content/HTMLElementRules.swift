@@ -66,6 +66,17 @@ enum HTMLElementRules {
         }
     }
 
+    /// How many elements of the tree under `root` (itself included) carry each `id`: a `#id` selector
+    /// designates one element only when its id is unique.
+    static func identifierCounts(in root: XMLElement) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        if let id = root.attribute("id") { counts[id, default: 0] += 1 }
+        root.forEachDescendant { element in
+            if let id = element.attribute("id") { counts[id, default: 0] += 1 }
+        }
+        return counts
+    }
+
     /// A CSS identifier that may be written `#id` unescaped.
     static func isPlainIdentifier(_ id: String) -> Bool {
         guard !id.isEmpty, !(id.first!.isNumber), !id.hasPrefix("--"), !(id.hasPrefix("-") && id.dropFirst().first?.isNumber == true) else { return false }

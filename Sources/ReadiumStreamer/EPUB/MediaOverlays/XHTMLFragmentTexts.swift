@@ -1,14 +1,16 @@
-import Foundation
 import ReadiumShared
 
-/// The text of every element with an `id` in an XHTML document, with context, for the text locators
-/// of media overlay `par`s (`highlight` is the element's text; `before`/`after` the document's text
-/// around it). Whitespace is collapsed as a reader shows it. Pure: works on a parsed `XMLDocument`.
+/// The text of every element with an `id` in an XHTML document, for the text locators of media overlay
+/// `par`s (whose `cssSelector` is `#id`): `highlight` is the element's own `textContent`, white space at
+/// its ends left out, exactly as the page has it; no `before`/`after`, since the quote is found within the
+/// selected element and is all of its text. Pure: works on a parsed `XMLDocument`.
 struct XHTMLFragmentTexts {
     /// Characters of context on each side.
     static let contextLength = 50
 
-    private var text: [Character] = []
+    /// The body's text, every text and CDATA node in document order.
+    private var text = ""
+    /// Where each element with an id lies in `text` (UTF-8 offsets).
     private var ranges: [String: Range<Int>] = [:]
 
     init(document: XMLDocument) {
@@ -19,37 +21,22 @@ struct XHTMLFragmentTexts {
     /// The text of the element with `id`, with context; nil when no element has that id.
     func text(ofElementWithID id: String) -> Locator.Text? {
         guard let range = ranges[id] else { return nil }
-        let highlight = String(text[range]).trimmingCharacters(in: .whitespaces)
-        let before = String(text[max(0, range.lowerBound - Self.contextLength)..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
-        let after = String(text[range.upperBound..<min(text.count, range.upperBound + Self.contextLength)]).trimmingCharacters(in: .whitespaces)
-        return Locator.Text(before: before.isEmpty ? nil : before, highlight: highlight, after: after.isEmpty ? nil : after)
+        var quote = Locator.Text.quoting(range, of: text, within: range, contextLength: Self.contextLength)
+        quote.highlight = quote.highlight ?? ""
+        return quote
     }
 
     /// Whether an element has `id`.
     func contains(id: String) -> Bool { ranges[id] != nil }
 
     private mutating func walk(_ element: XMLElement) {
-        let start = text.count
+        let start = text.utf8.count
         for child in element.children {
             switch child {
-            case .element(let inner):
-                if inner.localName == "script" || inner.localName == "style" { continue }
-                walk(inner)
-            default:
-                append(child.textContent)
+            case .element(let inner): walk(inner)
+            case .text(let string), .cdata(let string): text += string
             }
         }
-        if let id = element.attribute("id") { ranges[id] = start..<text.count }
-    }
-
-    private mutating func append(_ string: String) {
-        for character in string {
-            if character.isWhitespace {
-                if let last = text.last, !last.isWhitespace { text.append(" ") }
-            } else {
-                text.append(character)
-            }
-        }
+        if let id = element.attribute("id") { ranges[id] = start..<text.utf8.count }
     }
 }
-

@@ -1,0 +1,108 @@
+import ReadiumShared
+
+/// A run of reading text in one language, and the part of the document's own text it reads.
+///
+/// The reading text has HTML white space collapsed as a browser renders it; `map` lines it up with the
+/// document's text from `quoteStart` (UTF-8 offsets of the text `HTMLContentWalker` keeps), so that
+/// locators can quote the page exactly.
+struct HTMLTextRun {
+    var text: String
+    var language: Language?
+    var quoteStart: Int
+    var map: TextQuoteMap
+    /// Note references and such, in characters of `text`; set when the block is emitted.
+    var inlineRuns: [TextContentElement.InlineRun] = []
+
+    var quoteEnd: Int { quoteStart + map.quoteLength }
+
+    /// The reading text of `raw`, found at `position` in the document's text, after `previous`
+    /// (the last character read in the block, nil at its start): white space collapsed to one space.
+    static func collapsing(_ raw: String, at position: Int, after previous: Character?) -> HTMLTextRun {
+        var lastWasSpace = previous.map { $0 == " " || $0 == "\n" } ?? true
+        var text = ""
+        var map = TextQuoteMap()
+        for character in raw {
+            let length = character.utf8.count
+            if isHTMLSpace(character) {
+                if lastWasSpace {
+                    map.append(textLength: 0, quoteLength: length, isVerbatim: false)
+                } else {
+                    text.append(" ")
+                    map.append(textLength: 1, quoteLength: length, isVerbatim: character == " ")
+                }
+                lastWasSpace = true
+            } else {
+                text.append(character)
+                map.append(textLength: length, quoteLength: length, isVerbatim: true)
+                lastWasSpace = false
+            }
+        }
+        return HTMLTextRun(text: text, quoteStart: position, map: map)
+    }
+
+    /// Reading text that stands for the document's text in `range` as a whole (a formula's alternative
+    /// text), white space collapsed after `previous`.
+    static func standing(for range: Range<Int>, text raw: String, after previous: Character?) -> HTMLTextRun {
+        let text = collapsing(raw, at: 0, after: previous).text
+        var map = TextQuoteMap()
+        map.append(textLength: text.utf8.count, quoteLength: range.count, isVerbatim: false)
+        return HTMLTextRun(text: text, quoteStart: range.lowerBound, map: map)
+    }
+
+    /// Adds `other`, which comes later in the document; the page text between them is quoted as read by
+    /// nothing (a ruby reading, hidden text).
+    mutating func append(_ other: HTMLTextRun) {
+        map.append(textLength: 0, quoteLength: max(0, other.quoteStart - quoteEnd), isVerbatim: false)
+        map.append(other.map)
+        text += other.text
+    }
+
+    /// Starts the quote earlier, at `position`: the page text up to the current start is read by nothing.
+    mutating func extendStart(to position: Int) {
+        guard position < quoteStart else { return }
+        var extended = TextQuoteMap()
+        extended.append(textLength: 0, quoteLength: quoteStart - position, isVerbatim: false)
+        extended.append(map)
+        map = extended
+        quoteStart = position
+    }
+
+    /// Ends the text with `replacement` (a `<br>`'s line break) instead of its trailing spaces; the
+    /// replacement stands at `position` of the document's text and quotes nothing.
+    mutating func replaceTrailingSpaces(with replacement: Character, at position: Int) {
+        var trailing = 0
+        while text.last == " " {
+            text.removeLast()
+            trailing += 1
+        }
+        let length = text.utf8.count
+        map = map.removingText([length..<(length + trailing)])
+        map.append(textLength: 0, quoteLength: max(0, position - quoteEnd), isVerbatim: false)
+        text.append(replacement)
+        map.append(textLength: String(replacement).utf8.count, quoteLength: 0, isVerbatim: false)
+    }
+
+    /// Drops the leading white space of the text and its quote; returns how many characters it dropped.
+    mutating func trimLeadingWhitespace() -> Int {
+        let dropped = text.prefix(while: \.isWhitespace)
+        guard !dropped.isEmpty else { return 0 }
+        let kept = dropped.utf8.count..<text.utf8.count
+        quoteStart += map.quoteRange(forText: kept).lowerBound
+        map = map.slice(kept)
+        text = String(text.dropFirst(dropped.count))
+        return dropped.count
+    }
+
+    /// Drops the trailing white space of the text and its quote.
+    mutating func trimTrailingWhitespace() {
+        var kept = text
+        while kept.last?.isWhitespace == true { kept.removeLast() }
+        guard kept.count < text.count else { return }
+        map = map.prefix(textLength: kept.utf8.count)
+        text = kept
+    }
+
+    private static func isHTMLSpace(_ character: Character) -> Bool {
+        character.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+    }
+}
