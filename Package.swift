@@ -65,7 +65,7 @@ let package = Package(
         ),
 
         // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.
-        .target(name: "RAudioTestSupport", dependencies: ["ReadiumShared"], path: "Tests/RAudioTestSupport"),
+        .target(name: "RAudioTestSupport", dependencies: ["ReadiumShared", "ReadiumStreamer"], path: "Tests/RAudioTestSupport"),
 
         .testTarget(name: "ReadiumSharedTests", dependencies: ["RAudioTestSupport", "ReadiumShared"]),
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),

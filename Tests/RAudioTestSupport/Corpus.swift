@@ -48,6 +48,18 @@ public enum Corpus {
         return url
     }
 
+    /// Every file of the corpus whose name ends with `.<fileExtension>`, sorted by path. Throws when
+    /// the corpus is missing (which only a test enabled by `isAvailable` in CI can meet).
+    public static func files(withExtension fileExtension: String) throws -> [URL] {
+        guard let root else { throw CorpusMissing(path: "*.\(fileExtension)") }
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        var found: [URL] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if url.pathExtension.lowercased() == fileExtension.lowercased() { found.append(url) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
     /// The `shared/tools` folder beside the corpus.
     public static var toolsFolder: URL? {
         root?.deletingLastPathComponent().appendingPathComponent("tools")

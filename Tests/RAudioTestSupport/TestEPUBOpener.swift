@@ -3,8 +3,8 @@ import ReadiumShared
 import ReadiumStreamer
 
 /// Opens a corpus EPUB with `EPUBParser` and attaches the content service, as `raudio text` does.
-enum TestEPUBOpener {
-    static func open(_ url: URL, onResourceParsed: (@Sendable (String) -> Void)? = nil) throws -> Publication {
+public enum TestEPUBOpener {
+    public static func open(_ url: URL, onResourceParsed: (@Sendable (String) -> Void)? = nil) throws -> Publication {
         let publication = try EPUBParser(checksContentDocuments: false).parse(container: ZIPContainer(url: url))
         return EPUBContentService.attach(to: publication, onResourceParsed: onResourceParsed)
     }
