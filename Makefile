@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance soak demo bench samples fuzz sanitize clean
+.PHONY: help deps build release test conformance locators soak demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -25,9 +25,13 @@ CORPUS ?= $(or $(RAUDIO_CORPUS),../shared/corpus)
 test: deps ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
 	$(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
+	@$(MAKE) --no-print-directory locators
 
 conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
+
+locators: release ## Resolve every locator of the corpus and sample EPUBs in headless Chromium; writes docs/LOCATORS.md
+	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/locators/run.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"

@@ -19,6 +19,8 @@ APT_PACKAGES=(
     # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), hyperfine for `make bench`,
     # pip for the validator's Python packages.
     espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 zip unzip hyperfine python3-pip
+    # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
+    chromium chromium-driver
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""browser-check: does every locator raudio emits designate exactly the spoken text in a real browser?
+
+For each EPUB, run `raudio text BOOK --unit U` (and, with --speak/--narrate, collect the locators of
+`raudio speak` and `raudio play` event streams), serve the book's files on 127.0.0.1 with the media
+types its package declares, load each content document in headless Chromium through WebDriver, and
+resolve every locator with scripts/locators/resolver.js (Readium's rule: the cssSelector element,
+then before+highlight+after, then the highlight alone; exact when the range's text is the highlight).
+
+Usage:
+  scripts/locators/browser-check.py --raudio PATH [--unit sentence,word] [--speak BOOK]...
+      [--narrate BOOK]... [--min 99.5] [--samples-min 100] [--markdown OUT] [--self-test] BOOK...
+
+Prints one line per book and source, then `locators: N passed, M failed` where a passed check is one
+book/source at or above its threshold. Exit status 0 when all pass, 1 when one fails, 2 on a set-up
+error (no chromium, no chromedriver, no raudio). Needs only the Python standard library.
+"""
+
+import argparse
+import collections
+import http.server
+import json
+import mimetypes
+import os
+import posixpath
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ET
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESOLVER = open(os.path.join(HERE, "resolver.js"), encoding="utf-8").read()
+MISS_EXAMPLES = 3
+
+# Documents where a miss is not the locator's fault, with the reason the report gives. Their misses
+# are listed but left out of the percentage; their exact locators still count.
+KNOWN_CAUSES = {
+    ("SmokeTestFXL.epub", "xhtml/scripting-005.xhtml"):
+        "the page's own script replaces its text once it runs, so the served text is not the shown text",
+}
+# Outcomes that say the browser could not show the page at all (malformed XHTML it refuses to render):
+# nothing there can be highlighted, by any locator.
+UNRENDERED = "unrendered"
+
+
+class SetupError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- the book's files
+
+
+class Book:
+    """The files of an EPUB (ZIP or folder) and the media types its package declares."""
+
+    def __init__(self, path):
+        self.path = path
+        self.zip = zipfile.ZipFile(path) if os.path.isfile(path) else None
+        self.media_types = {}
+        try:
+            container = ET.fromstring(self.read("META-INF/container.xml"))
+            for rootfile in container.iter("{urn:oasis:names:tc:opendocument:xmlns:container}rootfile"):
+                opf_path = rootfile.get("full-path")
+                opf = ET.fromstring(self.read(opf_path))
+                base = posixpath.dirname(opf_path)
+                for item in opf.iter("{http://www.idpf.org/2007/opf}item"):
+                    href = urllib.parse.unquote(item.get("href", "").split("#")[0])
+                    full = posixpath.normpath(posixpath.join(base, href))
+                    self.media_types[full] = item.get("media-type", "")
+                break
+        except Exception:
+            pass  # a book raudio reads but this parser does not: types fall back to the extension
+
+    def read(self, name):
+        if self.zip is not None:
+            return self.zip.read(name)
+        with open(os.path.join(self.path, name), "rb") as handle:
+            return handle.read()
+
+    def media_type(self, name):
+        declared = self.media_types.get(name)
+        if declared:
+            return declared
+        if name.endswith((".xhtml", ".xht")):
+            return "application/xhtml+xml"
+        return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+class Server:
+    """Serves the books under /<number>/<path in the book> on 127.0.0.1."""
+
+    def __init__(self):
+        self.books = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path).lstrip("/")
+                number, _, name = path.partition("/")
+                try:
+                    book = server.books[int(number)]
+                    body = book.read(name)
+                except Exception:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", book.media_type(name))
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def add(self, book):
+        self.books.append(book)
+        return "http://127.0.0.1:%d/%d/" % (self.httpd.server_port, len(self.books) - 1)
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+# ---------------------------------------------------------------- WebDriver
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Browser:
+    """Headless Chromium driven through chromedriver's W3C WebDriver endpoint."""
+
+    def __init__(self):
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        driver = shutil.which("chromedriver") or (
+            "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
+        if not chromium or not driver:
+            raise SetupError("needs Debian chromium and chromium-driver (make deps installs them)")
+        self.port = free_port()
+        self.logfile = tempfile.TemporaryFile()
+        self.driver = subprocess.Popen([driver, "--port=%d" % self.port],
+                                       stdout=self.logfile, stderr=self.logfile)
+        deadline = time.time() + 30
+        while True:
+            try:
+                if self.call("GET", "/status")["ready"]:
+                    break
+            except Exception:
+                pass
+            if time.time() > deadline or self.driver.poll() is not None:
+                self.close()
+                raise SetupError("chromedriver did not start on port %d" % self.port)
+            time.sleep(0.1)
+        self.profile = tempfile.mkdtemp(prefix="raudio-chromium-")
+        capabilities = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "pageLoadStrategy": "eager",
+            "goog:chromeOptions": {"binary": chromium, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--user-data-dir=" + self.profile]},
+        }}}
+        try:
+            self.session = self.call("POST", "/session", capabilities)["sessionId"]
+        except Exception as error:
+            self.close()
+            raise SetupError("chromium did not start a session: %s" % error)
+        self.call("POST", "/session/%s/timeouts" % self.session, {"script": 600000, "pageLoad": 60000})
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+                                         method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=900) as response:
+                return json.load(response)["value"]
+        except urllib.error.HTTPError as error:
+            detail = json.load(error).get("value", {})
+            raise RuntimeError("%s: %s" % (detail.get("error"), str(detail.get("message"))[:300]))
+
+    def open(self, url):
+        self.call("POST", "/session/%s/url" % self.session, {"url": url})
+
+    def run(self, script, *args):
+        return self.call("POST", "/session/%s/execute/sync" % self.session,
+                         {"script": script, "args": list(args)})
+
+    def close(self):
+        try:
+            if getattr(self, "session", None):
+                self.call("DELETE", "/session/%s" % self.session)
+        except Exception:
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(10)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+        if getattr(self, "profile", None):
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- locators
+
+
+def text_locators(raudio, book, unit):
+    result = subprocess.run([raudio, "text", book, "--unit", unit, "--skip", ""],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+    if result.returncode != 0:
+        return None, result.stderr.decode(errors="replace").strip().splitlines()[-1:]
+    lines = result.stdout.decode().splitlines()
+    return [json.loads(line)["locator"] for line in lines if line.strip()], []
+
+
+def event_locators(raudio, command, book):
+    """The text locators of a speak or play event stream (utterance, range and state events), once each."""
+    arguments = [raudio, command, book, "--output", "null"]
+    if command == "speak":
+        arguments += ["--skip", ""]
+    result = subprocess.run(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=1800)
+    if result.returncode != 0:
+        return None, result.stderr.decode(errors="replace").strip().splitlines()[-1:]
+    seen, locators = set(), []
+    for line in result.stdout.decode().splitlines():
+        event = json.loads(line)
+        locator = event.get("locator")
+        if not locator or "text" not in locator and event.get("type") not in ("utterance", "range"):
+            continue
+        key = json.dumps(locator, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            locators.append(locator)
+    return locators, []
+
+
+def negative_controls(locators):
+    """Broken copies that a sound resolver must not report exact."""
+    controls = []
+    for locator in locators[::7]:
+        quote = locator.get("text") or {}
+        highlight = quote.get("highlight")
+        if not highlight:
+            continue
+        wrong_text = json.loads(json.dumps(locator))
+        wrong_text["text"] = {"highlight": highlight + "\u2603"}
+        controls.append(wrong_text)
+        wrong_element = json.loads(json.dumps(locator))
+        wrong_element.setdefault("locations", {})["cssSelector"] = "html > body > no-such-element"
+        controls.append(wrong_element)
+    return controls
+
+
+def resolve_all(browser, base, locators):
+    by_href = collections.OrderedDict()
+    for position, locator in enumerate(locators):
+        by_href.setdefault(locator["href"].split("#")[0], []).append(position)
+    results = [None] * len(locators)
+    for href, positions in by_href.items():
+        browser.open(base + href)  # a Readium href is already a URL path
+        outcomes = browser.run(RESOLVER, [locators[position] for position in positions])
+        for position, outcome in zip(positions, outcomes):
+            results[position] = outcome
+    return results
+
+
+# ---------------------------------------------------------------- report
+
+
+class Tally:
+    def __init__(self, book, source, threshold):
+        self.book, self.source, self.threshold = book, source, threshold
+        self.counts = collections.Counter()
+        self.examples = collections.defaultdict(list)
+        self.refused = None
+        self.excused = collections.Counter()
+
+    def add(self, locator, outcome):
+        status = outcome["s"]
+        href = locator.get("href", "").split("#")[0]
+        cause = KNOWN_CAUSES.get((os.path.basename(self.book), href))
+        if status == UNRENDERED:
+            cause = "the browser refuses to render this malformed XHTML"
+        if cause and status not in ("exact", "element"):
+            self.excused["%s: %s (%s)" % (href, cause, status)] += 1
+            return
+        self.counts[status] += 1
+        if status not in ("exact", "element") and len(self.examples[status]) < MISS_EXAMPLES:
+            self.examples[status].append((locator, outcome.get("got")))
+
+    @property
+    def total(self):
+        return sum(self.counts.values())
+
+    @property
+    def good(self):
+        return self.counts["exact"] + self.counts["element"]
+
+    @property
+    def percent(self):
+        return 100.0 * self.good / self.total if self.total else 100.0
+
+    @property
+    def passed(self):
+        return self.refused is None and self.percent + 1e-9 >= self.threshold
+
+    def line(self):
+        name = "%s (%s)" % (os.path.basename(self.book), self.source)
+        if self.refused is not None:
+            return "skip %s: raudio refuses the book (make conformance checks that): %s" % (name, self.refused)
+        misses = ", ".join("%s %d" % (status, count) for status, count in sorted(self.counts.items())
+                           if status not in ("exact", "element"))
+        excused = "".join("; %d left out, %s" % (count, why) for why, count in sorted(self.excused.items()))
+        if self.total == 0 and self.excused:
+            return "ok   %s: no locator to check%s" % (name, "".join("; %d left out, %s" % (count, why) for why, count in sorted(self.excused.items())))
+        return "%s %s: %.2f %% of %d exact (%d element-only)%s%s" % (
+            "ok  " if self.passed else "FAIL", name, self.percent, self.total, self.counts["element"],
+            "; " + misses if misses else "", excused)
+
+
+def markdown(tallies, arguments, controls=None):
+    out = ["## Locators in a browser", "",
+           "Generated by `make locators` (scripts/locators/browser-check.py): every locator `raudio text`",
+           "emits (`--unit sentence` and `word`, `--skip \"\"`), and those of the `speak` and `play` event",
+           "streams listed below, resolved in headless Chromium by scripts/locators/resolver.js, which follows",
+           "Readium's rule: the element `locations.cssSelector` selects, then `before + highlight + after`",
+           "in its textContent, then the highlight alone. *Exact*: the DOM Range built there has the",
+           "highlight's text. *Element*: a locator without a text quote (image, math) whose selector",
+           "matches exactly one element. Threshold: %.1f %% per book and source, %.1f %% on the samples."
+           % (arguments.min, arguments.samples_min),
+           "Left out of the percentage, and named in the row: locators in a page the browser refuses to",
+           "render, and misses in a page whose own script rewrites its text (KNOWN_CAUSES in the script).", "",
+           "| book | source | locators | exact or element | % | misses |",
+           "|---|---|---:|---:|---:|---|"]
+    for tally in tallies:
+        if tally.refused is not None:
+            out.append("| %s | %s | – | – | – | raudio refuses the book: %s |" % (
+                os.path.basename(tally.book), tally.source, tally.refused.replace("|", "\\|")))
+            continue
+        misses = ", ".join("%s %d" % (status, count) for status, count in sorted(tally.counts.items())
+                           if status not in ("exact", "element"))
+        excused = "".join("; %d left out: %s" % (count, why) for why, count in sorted(tally.excused.items()))
+        out.append("| %s | %s | %d | %d | %.2f | %s%s |" % (
+            os.path.basename(tally.book), tally.source, tally.total, tally.good, tally.percent,
+            misses or "none", excused.replace("|", "\\|")))
+    if controls is not None:
+        out += ["", "Self-test (negative controls): %d of %d broken copies of these locators (a character added to"
+                " the highlight, or a selector that selects nothing) came out exact; must be 0." % controls]
+    out += ["", "Where the text is found matters as much as what: `LocatorQuoteCorpusTests` and",
+            "`SpeechLocatorQuoteCorpusTests` check without a browser that the first place the quote occurs in",
+            "the element is the one meant, in reading order."]
+    examples = [tally for tally in tallies if tally.examples]
+    if examples:
+        out += ["", "### Misses (first examples of each kind)", ""]
+        for tally in examples:
+            for status, items in sorted(tally.examples.items()):
+                for locator, got in items:
+                    quote = locator.get("text") or {}
+                    out.append("- %s (%s), %s: `%s` in `%s` %s" % (
+                        os.path.basename(tally.book), tally.source, status,
+                        json.dumps(quote.get("highlight"), ensure_ascii=False)[:80],
+                        locator.get("href"),
+                        "(range text: %s)" % json.dumps(got, ensure_ascii=False)[:80] if got else ""))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--raudio", required=True)
+    parser.add_argument("--unit", default="sentence,word")
+    parser.add_argument("--speak", action="append", default=[], help="also check `raudio speak BOOK`")
+    parser.add_argument("--narrate", action="append", default=[], help="also check `raudio play BOOK`")
+    parser.add_argument("--min", type=float, default=99.5)
+    parser.add_argument("--samples-min", type=float, default=100.0)
+    parser.add_argument("--samples", default="samples", help="books under this folder use --samples-min")
+    parser.add_argument("--markdown")
+    parser.add_argument("--self-test", action="store_true",
+                        help="also resolve broken copies of the locators; any exact one fails the run")
+    parser.add_argument("books", nargs="*")
+    arguments = parser.parse_args()
+
+    if not os.access(arguments.raudio, os.X_OK):
+        print("browser-check: no raudio at %s" % arguments.raudio, file=sys.stderr)
+        return 2
+    jobs = [(book, "text " + unit) for book in arguments.books for unit in arguments.unit.split(",")]
+    jobs += [(book, "speak") for book in arguments.speak]
+    jobs += [(book, "play") for book in arguments.narrate]
+
+    try:
+        browser = Browser()
+    except SetupError as error:
+        print("browser-check: %s" % error, file=sys.stderr)
+        return 2
+    server = Server()
+    tallies, controls_exact, controls_total = [], 0, 0
+    samples = os.path.abspath(arguments.samples) + os.sep
+    try:
+        bases = {}
+        for book, source in jobs:
+            threshold = arguments.samples_min if os.path.abspath(book).startswith(samples) else arguments.min
+            tally = Tally(book, source, threshold)
+            tallies.append(tally)
+            if source.startswith("text "):
+                locators, error = text_locators(arguments.raudio, book, source[5:])
+            else:
+                locators, error = event_locators(arguments.raudio, source, book)
+            if locators is None:
+                tally.refused = " ".join(error) or "no output"
+                print(tally.line(), flush=True)
+                continue
+            if book not in bases:
+                bases[book] = server.add(Book(book))
+            for locator, outcome in zip(locators, resolve_all(browser, bases[book], locators)):
+                tally.add(locator, outcome)
+            if arguments.self_test:
+                controls = negative_controls(locators)
+                outcomes = resolve_all(browser, bases[book], controls)
+                controls_total += len(controls)
+                controls_exact += sum(1 for outcome in outcomes if outcome["s"] in ("exact", "element"))
+            print(tally.line(), flush=True)
+    finally:
+        browser.close()
+        server.close()
+
+    if arguments.markdown:
+        with open(arguments.markdown, "w", encoding="utf-8") as handle:
+            handle.write(markdown(tallies, arguments, (controls_exact, controls_total) if arguments.self_test else None))
+    checked = [tally for tally in tallies if tally.refused is None]
+    passed = sum(1 for tally in checked if tally.passed)
+    failed = len(checked) - passed
+    if arguments.self_test:
+        print("self-test: %d of %d broken locators came out exact (must be 0)" % (controls_exact, controls_total))
+        if controls_exact or controls_total == 0:
+            failed += 1
+    print("locators: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
