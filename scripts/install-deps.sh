@@ -15,10 +15,13 @@ set -euo pipefail
 APT_PACKAGES=(
     # Build: the C libraries behind the C* modules of Package.swift, and pkg-config to find them.
     libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev pkg-config
+    # FFmpeg's demuxers and decoders (AAC, M4B, ALAC, Opus, FLAC) behind CFFmpeg.
+    libavformat-dev libavcodec-dev libavutil-dev
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
-    # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), hyperfine for `make bench`,
+    # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), ffmpeg (reference decodes, test files),
+    # hyperfine for `make bench`,
     # pip for the validator's Python packages.
-    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 zip unzip hyperfine python3-pip
+    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine python3-pip
     # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
     chromium chromium-driver
 )

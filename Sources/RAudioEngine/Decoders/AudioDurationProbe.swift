@@ -32,6 +32,8 @@ public enum AudioDurationProbe {
                 throw AudioDecoderError(.corrupt, href: resource.href, message: "vorbisfile cannot tell the length of this stream")
             }
             return AudioDuration(frameCount: frames, format: decoder.format, isExact: true)
+        case .ffmpeg:
+            return try FFmpegDurationProbe.duration(of: resource)
         default:
             // Let the factory produce its usual error for unsupported or non-audio content.
             _ = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)

@@ -6,6 +6,9 @@ public enum SniffedAudioFormat: Sendable, Equatable, CustomStringConvertible {
     case mp3
     /// Ogg Vorbis: decoded by vorbisfile.
     case vorbis
+    /// A container FFmpeg's libraries read (MP4/M4A/M4B, ADTS AAC, FLAC, Ogg Opus, WAV, ...); `name` says
+    /// which. Whether its codec decodes is known once FFmpeg has opened it.
+    case ffmpeg(name: String)
     /// Recognized, not decodable by raudio; `name` says what it is ("Opus", "FLAC", "AAC (ADTS)", ...).
     case unsupported(name: String)
     /// Not an audio format raudio knows: empty, too short, or garbage.
@@ -15,6 +18,7 @@ public enum SniffedAudioFormat: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .mp3: "MP3"
         case .vorbis: "Ogg Vorbis"
+        case .ffmpeg(let name): name
         case .unsupported(let name): name
         case .notAudio: "not audio"
         }
@@ -53,13 +57,13 @@ public enum AudioFormatSniffer {
             return inner == .notAudio ? .mp3 : inner
         }
         if matches(Array("OggS".utf8)) { return sniffOgg(bytes, at: start) }
-        if matches(Array("fLaC".utf8)) { return .unsupported(name: "FLAC") }
-        if matches(Array("RIFF".utf8)), matches(Array("WAVE".utf8), at: 8) { return .unsupported(name: "WAV") }
-        if matches(Array("FORM".utf8)), matches(Array("AIF".utf8), at: 8) { return .unsupported(name: "AIFF") }
-        if matches(Array("ftyp".utf8), at: 4) { return .unsupported(name: "MP4/M4A (AAC)") }
-        if matches([0x1A, 0x45, 0xDF, 0xA3]) { return .unsupported(name: "WebM/Matroska") }
-        if matches(Array("#!AMR".utf8)) { return .unsupported(name: "AMR") }
-        if isADTSHeader(bytes, at: start) { return .unsupported(name: "AAC (ADTS)") }
+        if matches(Array("fLaC".utf8)) { return .ffmpeg(name: "FLAC") }
+        if matches(Array("RIFF".utf8)), matches(Array("WAVE".utf8), at: 8) { return .ffmpeg(name: "WAV") }
+        if matches(Array("FORM".utf8)), matches(Array("AIF".utf8), at: 8) { return .ffmpeg(name: "AIFF") }
+        if matches(Array("ftyp".utf8), at: 4) { return .ffmpeg(name: "MP4/M4A") }
+        if matches([0x1A, 0x45, 0xDF, 0xA3]) { return .ffmpeg(name: "WebM/Matroska") }
+        if matches(Array("#!AMR".utf8)) { return .ffmpeg(name: "AMR") }
+        if isADTSHeader(bytes, at: start) { return .ffmpeg(name: "AAC (ADTS)") }
         if let header = MPEGFrameHeader(bytes, at: start) {
             // One header at offset 0 is enough when the file is tiny; otherwise require the next one too.
             let next = start + header.frameLength
@@ -114,9 +118,9 @@ public enum AudioFormatSniffer {
             offset = tableEnd + bodyLength
         }
         if codecs.contains("Vorbis") { return .vorbis }
-        if codecs.contains("Opus") { return .unsupported(name: "Opus") }
+        if codecs.contains("Opus") { return .ffmpeg(name: "Ogg Opus") }
         if let audio = codecs.first(where: { $0 == "FLAC" || $0 == "Speex" }) {
-            return .unsupported(name: "Ogg \(audio)")
+            return .ffmpeg(name: "Ogg \(audio)")
         }
         if codecs.isEmpty { return .notAudio }
         return .unsupported(name: "Ogg without an audio stream (\(codecs.joined(separator: ", ")))")

@@ -1,9 +1,10 @@
 import ReadiumNavigator
 import ReadiumShared
 
-/// Opens the right decoder for a resource by sniffing its bytes: libmpg123 for MP3, vorbisfile for
-/// Ogg Vorbis; recognized but unsupported formats (Opus, FLAC, WAV, AAC, ...) throw
-/// `.unsupportedFormat` naming the format, anything else `.corrupt` ("not an audio file").
+/// Opens the right decoder for a resource by sniffing its bytes, never by its name or declared type:
+/// libmpg123 for MP3, vorbisfile for Ogg Vorbis, FFmpeg for the rest it reads (AAC in MP4/M4A/M4B and
+/// ADTS, ALAC, Opus, FLAC, WAV). Recognized but undecodable formats throw `.unsupportedFormat` naming
+/// the format (or the DRM that protects it), anything else `.corrupt` ("not an audio file").
 ///
 /// Blocking I/O: call it from a thread the engine owns (the render or probing thread).
 public struct RAudioDecoderFactory: AudioDecoderFactory {
@@ -15,8 +16,10 @@ public struct RAudioDecoderFactory: AudioDecoderFactory {
             return try MPG123Decoder(resource: resource)
         case .vorbis:
             return try VorbisDecoder(resource: resource)
+        case .ffmpeg:
+            return try FFmpegDecoder(resource: resource)
         case .unsupported(let name):
-            let detail = name == "Opus" ? "Opus is not supported yet" : "\(name) is not supported"
+            let detail = "\(name) is not supported"
             throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: detail)
         case .notAudio:
             let hint = mediaType.map { " although it is declared as \($0.essence)" } ?? ""

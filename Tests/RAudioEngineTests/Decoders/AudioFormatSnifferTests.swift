@@ -19,13 +19,13 @@ struct AudioFormatSnifferTests {
     }
 
     @Test func containersAndCodecsAreNamedByTheirMagic() {
-        #expect(sniff(Array("fLaC".utf8) + [0, 0, 0, 34]) == .unsupported(name: "FLAC"))
-        #expect(sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)) == .unsupported(name: "WAV"))
-        #expect(sniff([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .unsupported(name: "MP4/M4A (AAC)"))
+        #expect(sniff(Array("fLaC".utf8) + [0, 0, 0, 34]) == .ffmpeg(name: "FLAC"))
+        #expect(sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)) == .ffmpeg(name: "WAV"))
+        #expect(sniff([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .ffmpeg(name: "MP4/M4A"))
         // ADTS: sync, MPEG-4, layer 00, no CRC; 44.1 kHz.
-        #expect(sniff([0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC]) == .unsupported(name: "AAC (ADTS)"))
+        #expect(sniff([0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC]) == .ffmpeg(name: "AAC (ADTS)"))
         // ID3v2 (empty) then ADTS: still AAC, not MP3.
-        #expect(sniff(Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0] + [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC]) == .unsupported(name: "AAC (ADTS)"))
+        #expect(sniff(Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0] + [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC]) == .ffmpeg(name: "AAC (ADTS)"))
     }
 
     @Test func mpegFramesAfterJunkAreMP3() {
@@ -44,7 +44,7 @@ struct AudioFormatSnifferTests {
             "audio/mp3-edge/taglib__duplicate_id3v2.mp3": .mp3,
             "audio/ogg-speech/auphonic_chapters_demo.ogg": .vorbis,
             "audio/ogg-edge/taglib__multiplex.ogg": .vorbis, // Theora BOS page first
-            "audio/opus/tinytag__test.opus": .unsupported(name: "Opus"),
+            "audio/opus/tinytag__test.opus": .ffmpeg(name: "Ogg Opus"),
             "audio/mp3-edge/Voice__defect.mp3": .notAudio,
             "audio/mp3-edge/tinytag__empty_file.mp3": .notAudio,
             "audio/ogg-edge/tinytag__invalid_file.ogg": .notAudio,

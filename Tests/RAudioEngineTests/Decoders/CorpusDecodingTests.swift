@@ -69,14 +69,14 @@ struct CorpusDecodingTests {
         }
     }
 
-    @Test("Opus is recognized and refused as unsupported", arguments: opusFiles)
-    func opusIsUnsupported(path: String) throws {
+    @Test("Opus decodes through FFmpeg", arguments: opusFiles)
+    func opusDecodesThroughFFmpeg(path: String) throws {
         let resource = try DecoderTestSupport.resource(path)
-        let error = #expect(throws: AudioDecoderError.self) {
-            try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: .ogg)
-        }
-        #expect(error?.code == .unsupportedFormat)
-        #expect(error?.message == "Opus is not supported yet")
-        #expect(error?.href == path)
+        let decoder = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: .ogg)
+        #expect(decoder is FFmpegDecoder)
+        #expect(decoder.format.sampleRate == 48000)
+        let decoded = DecoderTestSupport.decodeAll(decoder)
+        #expect(decoded.error == nil)
+        #expect(decoded.frameCount > 48000 / 2)
     }
 }

@@ -54,13 +54,31 @@ struct AudioNavigatorDamagedTrackTests {
     }
 
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
-    func opusTrackIsSkippedAsUndecodable() async throws {
+    func anOpusTrackBetweenMP3sPlaysConverted() async throws {
         let first = NavigatorFixtures.sampleFolder.appendingPathComponent("01-the-storm.mp3")
         let third = NavigatorFixtures.sampleFolder.appendingPathComponent("03-le-matin.mp3")
-        let opus = try Corpus.file("audio/opus/tinytag__test.opus")
+        let opus = try Corpus.file("audio/opus/w3c-epub-tests__pub-cmt-opus__001.opus")
         let (wav, events) = try await renderFolder([("01.mp3", first, nil), ("02.opus", opus, nil), ("03.mp3", third, nil)])
+        #expect(events.warnings.isEmpty)
+        let one = try NavigatorFixtures.decode(first)
+        let three = try NavigatorFixtures.decode(third)
+        let middle = try NavigatorFixtures.decode(opus)
+        let expected = one.samples.count
+            + (try NavigatorFixtures.convertedFrameCount(middle.samples, from: middle.format, to: one.format))
+            + (try NavigatorFixtures.convertedFrameCount(three.samples, from: three.format, to: one.format))
+        #expect(abs(wav.frameCount - expected) <= 2, "\(wav.frameCount) frames rendered, \(expected) expected")
+        #expect(events.states.last == .ended)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func anAudibleTrackIsSkippedNamingItsDRM() async throws {
+        let first = NavigatorFixtures.sampleFolder.appendingPathComponent("01-the-storm.mp3")
+        let third = NavigatorFixtures.sampleFolder.appendingPathComponent("03-le-matin.mp3")
+        let aax = try Corpus.file("audio/formats/bad__tlsharp__second.aax")
+        let (wav, events) = try await renderFolder([("01.mp3", first, nil), ("02.m4b", aax, nil), ("03.mp3", third, nil)])
         #expect(events.warnings.map(\.code) == ["track-undecodable"])
-        #expect(events.warnings.first?.href == "02.opus")
+        #expect(events.warnings.first?.href == "02.m4b")
+        #expect(events.warnings.first?.message.contains("Audible DRM") == true, "\(events.warnings.first?.message ?? "")")
         let one = try NavigatorFixtures.decode(first)
         let three = try NavigatorFixtures.decode(third)
         let expected = one.samples.count + (try NavigatorFixtures.convertedFrameCount(three.samples, from: three.format, to: one.format))

@@ -1,0 +1,193 @@
+import CFFmpeg
+import ReadiumNavigator
+import ReadiumShared
+
+/// An FFmpeg demuxer (`AVFormatContext`) reading a `Resource` through an `AVIOContext` whose read and
+/// seek callbacks go to a `ResourceReader`: a track inside a ZIP package is demuxed in place.
+///
+/// Opening reads the container's headers and finds its streams (`avformat_find_stream_info`); the best
+/// audio stream is chosen and every other stream (cover art, chapter text tracks, video) is discarded.
+/// Audible AAX and FairPlay-protected tracks are refused, naming their DRM. Use from one thread at a time.
+final class FFmpegInput {
+    let href: String
+    let reader: ResourceReader
+    private(set) var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The audio stream decoded.
+    let streamIndex: Int32
+    let stream: UnsafeMutablePointer<AVStream>
+    /// The decoder FFmpeg picked for the stream.
+    let codec: UnsafePointer<AVCodec>
+
+    /// Bytes of the I/O buffer FFmpeg reads into.
+    private static let ioBufferSize: Int32 = 64 * 1024
+
+    /// FFmpeg's own log goes to stderr with pointers in it; raudio reports what matters itself.
+    private static let quietLog: Void = av_log_set_level(AV_LOG_QUIET)
+
+    init(resource: any Resource) throws(AudioDecoderError) {
+        Self.quietLog
+        href = resource.href
+        do {
+            reader = try ResourceReader(resource: resource)
+        } catch {
+            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+        }
+        if let brand = Self.protectedBrand(reader) {
+            throw AudioDecoderError(.unsupportedFormat, href: href, message: brand)
+        }
+        guard let format = avformat_alloc_context() else {
+            throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate a demuxer (out of memory)")
+        }
+        guard let buffer = av_malloc(Int(Self.ioBufferSize)) else {
+            avformat_free_context(format)
+            throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its read buffer (out of memory)")
+        }
+        let opaque = Unmanaged.passRetained(reader).toOpaque()
+        guard let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.ioBufferSize, 0, opaque,
+                                          ffmpegReadCallback, nil, ffmpegSeekCallback) else {
+            Unmanaged<ResourceReader>.fromOpaque(opaque).release()
+            av_free(buffer)
+            avformat_free_context(format)
+            throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its reader (out of memory)")
+        }
+        format.pointee.pb = io
+        format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var opened: UnsafeMutablePointer<AVFormatContext>? = format
+        // On failure avformat_open_input frees the format context (not our AVIOContext).
+        let status = avformat_open_input(&opened, nil, nil, nil)
+        guard status >= 0, opened != nil else {
+            Self.freeIO(io)
+            throw Self.openError(status, doing: "read the container's headers", reader: reader, href: href)
+        }
+        let info = avformat_find_stream_info(opened, nil)
+        guard info >= 0 else {
+            Self.close(&opened)
+            throw Self.openError(info, doing: "find the streams", reader: reader, href: href)
+        }
+        var decoder: UnsafePointer<AVCodec>?
+        let best = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        guard best >= 0, let decoder, let chosen = opened!.pointee.streams[Int(best)] else {
+            let tag = Self.audioCodecTag(opened!)
+            let hasAudio = tag != nil
+            Self.close(&opened)
+            if let tag, let drm = Self.protectedSampleEntry(tag) {
+                throw AudioDecoderError(.unsupportedFormat, href: href, message: drm)
+            }
+            throw AudioDecoderError(hasAudio ? .unsupportedFormat : .corrupt, href: href,
+                                    message: hasAudio ? "its audio codec (\(tag!)) is not one FFmpeg here can decode" : "it holds no audio stream")
+        }
+        for index in 0..<Int(opened!.pointee.nb_streams) where index != Int(best) {
+            opened!.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL
+        }
+        context = opened
+        streamIndex = best
+        stream = chosen
+        codec = decoder
+    }
+
+    deinit { close() }
+
+    /// Closes the demuxer and releases the reader; idempotent.
+    func close() {
+        Self.close(&context)
+    }
+
+    private static func close(_ context: inout UnsafeMutablePointer<AVFormatContext>?) {
+        guard context != nil else { return }
+        let io = context?.pointee.pb
+        avformat_close_input(&context)
+        if let io { freeIO(io) }
+    }
+
+    /// The container's metadata (tags), as FFmpeg normalizes their keys (`title`, `artist`, ...).
+    var tags: [String: String] { Self.dictionary(context?.pointee.metadata) }
+
+    /// The stream's own tags (Ogg comments of an Opus stream live here).
+    var streamTags: [String: String] { Self.dictionary(stream.pointee.metadata) }
+
+    static func dictionary(_ dictionary: OpaquePointer?) -> [String: String] {
+        var result: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            if let key = next.pointee.key, let value = next.pointee.value {
+                result[String(cString: key).lowercased()] = String(cString: value)
+            }
+            entry = next
+        }
+        return result
+    }
+
+    private static func openError(_ status: Int32, doing what: String, reader: ResourceReader, href: String) -> AudioDecoderError {
+        if let readError = reader.lastError {
+            return AudioDecoderError(.unreadable, href: href, message: readError.message)
+        }
+        return AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not \(what): \(FFmpegError.describe(status))")
+    }
+
+    private static func freeIO(_ io: UnsafeMutablePointer<AVIOContext>) {
+        if let opaque = io.pointee.opaque { Unmanaged<ResourceReader>.fromOpaque(opaque).release() }
+        var buffer: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(io.pointee.buffer)
+        av_freep(&buffer)
+        var context: UnsafeMutablePointer<AVIOContext>? = io
+        avio_context_free(&context)
+    }
+
+    /// The refusal for an Audible file (its MP4 brand), read from the first bytes; nil for others.
+    private static func protectedBrand(_ reader: ResourceReader) -> String? {
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { reader.read(into: $0.baseAddress!, count: 12) }
+        _ = reader.seek(offset: 0, whence: SEEK_SET)
+        guard count == 12, head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
+        let brand = String(decoding: head[8..<12], as: UTF8.self)
+        if brand == "aax " || brand == "aaxc" {
+            return "it is protected by Audible DRM (an \(brand.trimmingCharacters(in: .whitespaces).uppercased()) file); raudio does not decrypt it"
+        }
+        return nil
+    }
+
+    /// The refusal for an encrypted MP4 sample entry (FairPlay and other protection schemes); nil for others.
+    private static func protectedSampleEntry(_ tag: String) -> String? {
+        switch tag {
+        case "drms", "enca": "it is protected by DRM (FairPlay: encrypted '\(tag)' sample entries); raudio does not decrypt it"
+        case "aavd": "it is protected by Audible DRM ('aavd' sample entries); raudio does not decrypt it"
+        default: nil
+        }
+    }
+
+    /// The four-character codec tag of the first audio stream ("?" when not printable); nil without one.
+    private static func audioCodecTag(_ context: UnsafeMutablePointer<AVFormatContext>) -> String? {
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar, parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            let tag = parameters.pointee.codec_tag
+            let bytes = (0..<4).map { UInt8((tag >> ($0 * 8)) & 0xFF) }
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return "?" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return nil
+    }
+}
+
+/// FFmpeg's error codes as words.
+enum FFmpegError {
+    static func describe(_ status: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        av_strerror(status, &buffer, buffer.count)
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "error \(status)" : text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+private func ffmpegReadCallback(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
+    guard let opaque, let buffer, size > 0 else { return raudio_av_error_eio() }
+    let reader = Unmanaged<ResourceReader>.fromOpaque(opaque).takeUnretainedValue()
+    let count = reader.read(into: buffer, count: Int(size))
+    if count < 0 { return raudio_av_error_eio() }
+    return count == 0 ? raudio_av_error_eof() : Int32(count)
+}
+
+private func ffmpegSeekCallback(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
+    guard let opaque else { return -1 }
+    let reader = Unmanaged<ResourceReader>.fromOpaque(opaque).takeUnretainedValue()
+    if whence & AVSEEK_SIZE != 0 { return Int64(reader.length) }
+    return reader.seek(offset: offset, whence: whence & ~AVSEEK_FORCE)
+}
