@@ -13,22 +13,8 @@ struct InMemoryContainer: Container {
         guard let data = files[path] else {
             throw ResourceError(.notFound, href: href, message: "is not in the in-memory container")
         }
-        return InMemoryResource(href: path, data: data)
+        return DataResource(href: path, data: data)
     }
 }
 
-/// One file of an `InMemoryContainer`.
-struct InMemoryResource: Resource {
-    let href: String
-    let data: Data
-    var isRandomAccessCheap: Bool { true }
-
-    func length() throws(ResourceError) -> UInt64 { UInt64(data.count) }
-
-    func read(range: Range<UInt64>?) throws(ResourceError) -> Data {
-        let whole = 0..<UInt64(data.count)
-        let wanted = (range ?? whole).clamped(to: whole)
-        return data.subdata(in: Int(wanted.lowerBound)..<Int(wanted.upperBound))
-    }
-}
 #endif

@@ -13,6 +13,8 @@ struct InfoCommandTests {
         "\(format)/audiobook-wrongtype.json", "\(format)/webpub.json", "\(format)/webpub-package.unknown",
         "\(format)/zab.unknown", "\(streamer)/audiotest.zab", "\(streamer)/audiotest.lcpa", "\(streamer)/audiotest",
         "audio/mp3-speech/auphonic_chapters_demo.mp3", "audio/ogg-speech/auphonic_chapters_demo.ogg",
+        "audio/formats/antennapod__auphonic.m4a", "audio/formats/mutagen__ep7.m4b", "audio/formats/antennapod__auphonic.opus",
+        "audio/formats/mutagen__silence-44-s.flac", "audio/formats/mutagen__alac.m4a", "audio/formats/mm__chapters.mp3",
     ]
 
     @Test(.enabled(if: ReadiumValidator.isAvailable, ReadiumValidator.skipMessage), arguments: audiobooks)
@@ -46,6 +48,30 @@ struct InfoCommandTests {
         #expect(result.status == 0)
         #expect(result.standardError.contains("protected by LCP"))
         #expect(result.standardOutput.contains("\"readingOrder\""))
+    }
+
+    @Test func anAudibleFileShowsItsDRMAndPlayRefusesIt() throws {
+        let path = try Corpus.file("audio/formats/bad__tlsharp__second.aax").path
+        let info = try ProcessRunner.raudio(["info", "--human", path])
+        #expect(info.status == 0)
+        #expect(info.standardOutput.contains("Protected by: Audible DRM"))
+        let play = try ProcessRunner.raudio(["play", path, "--output", "null"])
+        #expect(play.status == 65)
+        #expect(play.standardError.contains("\(path): is protected by Audible DRM"))
+        #expect(play.standardOutput.contains("\"code\":\"drm-protected\""))
+    }
+
+    @Test func coverIsWrittenOutAndItsAbsenceIsAnError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-cover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cover = directory.appendingPathComponent("cover.jpg")
+        let result = try ProcessRunner.raudio(["info", "--cover", cover.path, try Corpus.file("audio/formats/antennapod__auphonic.m4a").path])
+        #expect(result.status == 0)
+        #expect(try Data(contentsOf: cover).starts(with: [0xFF, 0xD8, 0xFF]))
+        let none = try ProcessRunner.raudio(["info", "--cover", cover.path, try Corpus.file("audio/formats/mutagen__ep7.m4b").path])
+        #expect(none.status == 65)
+        #expect(none.standardError.contains("has no cover picture"))
     }
 
     @Test func humanSummaryListsTitleAndTracks() throws {

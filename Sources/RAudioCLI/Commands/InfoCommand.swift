@@ -20,12 +20,15 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print a readable summary instead of JSON.")
     var human = false
 
+    @Option(help: ArgumentHelp("Also write the publication's cover picture to FILE (the resource with rel \"cover\", such as an M4B's embedded cover).", valueName: "FILE"))
+    var cover: String?
+
     func run() throws {
         let publication = try PublicationLoading.open(path: path)
         PublicationLoading.reportWarnings(of: publication)
+        if let cover { try Self.writeCover(of: publication, to: cover, path: path) }
         if let protection = publication.protection {
-            let scheme = protection == .lcp ? "LCP" : "an unknown DRM"
-            StandardStreams.printError("note: \(path) is protected by \(scheme); its metadata is shown but it cannot be played")
+            StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but it cannot be played")
         }
         let narration = NarrationSummary(publication: publication)
         let text = human
@@ -35,6 +38,25 @@ struct InfoCommand: ParsableCommand {
             try StandardStreams.printLine(text)
         } catch {
             // The reader of stdout went away: nothing more to say.
+        }
+    }
+
+    /// Writes the bytes of the publication's cover to `file`; fails (65) when it has none.
+    static func writeCover(of publication: Publication, to file: String, path: String) throws(CommandFailure) {
+        let links = publication.manifest.resources + publication.manifest.links + publication.manifest.readingOrder
+        guard let link = links.first(where: { $0.rels.contains("cover") }) else {
+            throw CommandFailure.badData("\(path): has no cover picture")
+        }
+        let data: Data
+        do {
+            data = try publication.container.resource(at: link.href).read(range: nil)
+        } catch {
+            throw CommandFailure.badData("\(path): its cover \(link.href) cannot be read: \(error.message)")
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandFailure(.cannotCreateOutput, code: "output-unwritable", message: "\(file): cannot be written: \(error.localizedDescription)")
         }
     }
 }

@@ -56,10 +56,12 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
 
     /// The failure for a publication protected by a DRM raudio cannot decrypt.
     public static func protected(_ publication: Publication, path: String) -> CommandFailure {
-        let scheme = publication.protection == .lcp ? "LCP" : "a DRM"
+        let protection = publication.protection ?? .unknown
+        // raudio decrypts no DRM; LCP is the one it may learn (an open standard), so only it says "yet".
+        let can = protection == .lcp ? "cannot decrypt yet" : "does not decrypt"
         return CommandFailure(
-            .badData, code: publication.protection == .lcp ? "lcp-protected" : "drm-protected",
-            message: "\(path): is protected by \(scheme), which raudio cannot decrypt yet; it cannot be played"
+            .badData, code: protection == .lcp ? "lcp-protected" : "drm-protected",
+            message: "\(path): is protected by \(protection.name), which raudio \(can); it cannot be played"
         )
     }
 }

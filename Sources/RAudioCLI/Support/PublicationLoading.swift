@@ -1,5 +1,6 @@
 import Foundation
 import ReadiumShared
+import RAudioEngine
 import ReadiumStreamer
 
 /// Opens the publication a command was given, turning failures into `CommandFailure`s.
@@ -10,7 +11,7 @@ enum PublicationLoading {
     static func open(path: String, checksContentDocuments: Bool = true) throws(CommandFailure) -> Publication {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         do {
-            return try PublicationOpener(checksContentDocuments: checksContentDocuments).open(url: url)
+            return try PublicationOpener(checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector()).open(url: url)
         } catch {
             throw CommandFailure(error)
         }

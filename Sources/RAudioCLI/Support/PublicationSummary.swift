@@ -23,7 +23,7 @@ struct PublicationSummary {
         if let published = metadata.published { lines.append("Published: \(published)") }
         if let identifier = metadata.identifier { lines.append("Identifier: \(identifier)") }
         lines.append("Format: \(publication.mediaType.string)")
-        if let protection = publication.protection { lines.append("Protected by: \(protection == .lcp ? "LCP" : "unknown DRM")") }
+        if let protection = publication.protection { lines.append("Protected by: \(protection.name)") }
         let total = metadata.duration ?? sumOfDurations
         if let total { lines.append("Duration: \(Self.clock(total))") }
         lines.append("")

@@ -32,8 +32,8 @@ final class FFmpegInput {
         } catch {
             throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
         }
-        if let brand = Self.protectedBrand(reader) {
-            throw AudioDecoderError(.unsupportedFormat, href: href, message: brand)
+        if let protection = Self.protection(ofHeader: reader) {
+            throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
         }
         guard let format = avformat_alloc_context() else {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate a demuxer (out of memory)")
@@ -70,8 +70,8 @@ final class FFmpegInput {
             let tag = Self.audioCodecTag(opened!)
             let hasAudio = tag != nil
             Self.close(&opened)
-            if let tag, let drm = Self.protectedSampleEntry(tag) {
-                throw AudioDecoderError(.unsupportedFormat, href: href, message: drm)
+            if let tag, let protection = Self.protection(ofSampleEntry: tag) {
+                throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
             }
             throw AudioDecoderError(hasAudio ? .unsupportedFormat : .corrupt, href: href,
                                     message: hasAudio ? "its audio codec (\(tag!)) is not one FFmpeg here can decode" : "it holds no audio stream")
@@ -132,24 +132,28 @@ final class FFmpegInput {
         avio_context_free(&context)
     }
 
-    /// The refusal for an Audible file (its MP4 brand), read from the first bytes; nil for others.
-    private static func protectedBrand(_ reader: ResourceReader) -> String? {
+    /// What a decoder says of a file protected by `protection` (and how the inspector recognizes it).
+    static func refusal(_ protection: Publication.Protection) -> String {
+        "it is protected by \(protection.name); raudio does not decrypt it"
+    }
+
+    /// The DRM a file's first bytes show: Audible's `.aa` magic, or the MP4 brand of an AAX/AAXC.
+    static func protection(ofHeader reader: ResourceReader) -> Publication.Protection? {
         var head = [UInt8](repeating: 0, count: 12)
         let count = head.withUnsafeMutableBytes { reader.read(into: $0.baseAddress!, count: 12) }
         _ = reader.seek(offset: 0, whence: SEEK_SET)
-        guard count == 12, head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
+        guard count == 12 else { return nil }
+        if head[4..<8].elementsEqual([0x57, 0x90, 0x75, 0x36]) { return .audible }  // .aa
+        guard head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
         let brand = String(decoding: head[8..<12], as: UTF8.self)
-        if brand == "aax " || brand == "aaxc" {
-            return "it is protected by Audible DRM (an \(brand.trimmingCharacters(in: .whitespaces).uppercased()) file); raudio does not decrypt it"
-        }
-        return nil
+        return brand == "aax " || brand == "aaxc" ? .audible : nil
     }
 
-    /// The refusal for an encrypted MP4 sample entry (FairPlay and other protection schemes); nil for others.
-    private static func protectedSampleEntry(_ tag: String) -> String? {
+    /// The DRM an MP4 audio sample entry's type shows: FairPlay (`drms`, `enca`), Audible (`aavd`).
+    static func protection(ofSampleEntry tag: String) -> Publication.Protection? {
         switch tag {
-        case "drms", "enca": "it is protected by DRM (FairPlay: encrypted '\(tag)' sample entries); raudio does not decrypt it"
-        case "aavd": "it is protected by Audible DRM ('aavd' sample entries); raudio does not decrypt it"
+        case "drms", "enca": .fairPlay
+        case "aavd": .audible
         default: nil
         }
     }

@@ -22,8 +22,22 @@ public final class Publication: Sendable {
     public enum Protection: String, Sendable {
         /// Readium LCP (`license.lcpl`, resources encrypted with `http://readium.org/2014/01/lcp`).
         case lcp
+        /// Audible's DRM: an `.aa` file, or an AAX/AAXC (MP4 brand `aax `/`aaxc`, `aavd` sample entries).
+        case audible
+        /// Apple FairPlay: MP4 audio in encrypted `drms`/`enca` sample entries.
+        case fairPlay
         /// Another DRM (Adobe ADEPT, an unknown encryption algorithm, ...).
         case unknown
+
+        /// The scheme's name in messages: "LCP", "Audible DRM", "FairPlay DRM", "an unknown DRM".
+        public var name: String {
+            switch self {
+            case .lcp: "LCP"
+            case .audible: "Audible DRM"
+            case .fairPlay: "FairPlay DRM"
+            case .unknown: "an unknown DRM"
+            }
+        }
     }
 
     public init(

@@ -43,18 +43,61 @@ public struct InformalAudiobookParser: Sendable {
         return Publication(manifest: manifest, container: container, mediaType: .zab)
     }
 
-    /// A publication of one audio file.
-    public func parse(singleFile url: URL, mediaType: MediaType) -> Publication {
-        let container = SingleFileContainer(url: url)
-        let title = url.deletingPathExtension().lastPathComponent
+    /// A publication of one audio file: titled by its file name, or, with `inspector`, described by
+    /// its tags (title, authors, narrators, language, description, date), its embedded chapters as the
+    /// table of contents (`href#t=START`) and its cover as a `cover` resource. A file whose tags cannot
+    /// be read still opens, with a warning: the decoder says at play time what is wrong with it.
+    public func parse(singleFile url: URL, mediaType: MediaType, inspector: (any AudioFileInspector)? = nil) -> Publication {
+        let name = url.lastPathComponent
+        var description = AudioFileDescription()
+        var warnings: [ParsingWarning] = []
+        if let inspector {
+            do {
+                description = try inspector.inspect(FileResource(url: url, href: name))
+            } catch {
+                warnings.append(ParsingWarning(source: name, path: "", message: "its tags could not be read: \(error)"))
+            }
+        }
+        warnings += description.warnings.map { ParsingWarning(source: name, path: "", message: $0) }
+        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
+        let container = SingleFileContainer(url: url, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
         let href = (try? Href(container.href, decodingPercentEscapes: false).string) ?? container.href
-        let link = Link(href: href, type: mediaType.string, title: title)
+        let title = description.title ?? description.album ?? url.deletingPathExtension().lastPathComponent
+        let link = Link(href: href, type: mediaType.string, title: title, duration: description.duration)
+        var contributors: [String: [Contributor]] = [:]
+        if !description.authors.isEmpty { contributors["author"] = description.authors.map { Contributor(name: .plain($0)) } }
+        if !description.narrators.isEmpty { contributors["narrator"] = description.narrators.map { Contributor(name: .plain($0)) } }
+        if let publisher = description.publisher { contributors["publisher"] = [Contributor(name: .plain(publisher))] }
         let metadata = Metadata(
             type: "http://schema.org/Audiobook",
             conformsTo: ["https://readium.org/webpub-manifest/profiles/audiobook"],
-            title: .plain(title)
+            title: .plain(title), published: description.date,
+            languages: description.language.map { [$0] } ?? [], contributors: contributors,
+            description: description.description, duration: description.duration
         )
-        let manifest = Manifest(metadata: metadata, readingOrder: [link], tableOfContents: [link])
-        return Publication(manifest: manifest, container: container, mediaType: mediaType)
+        let toc = description.chapters.isEmpty ? [link] : Self.tableOfContents(description.chapters, href: href)
+        let resources = zip(coverHref.map { [$0] } ?? [], description.cover.map { [$0] } ?? []).map { coverHref, cover in
+            Link(href: coverHref, type: cover.mediaType.string, rels: ["cover"])
+        }
+        let manifest = Manifest(metadata: metadata, readingOrder: [link], resources: resources, tableOfContents: toc)
+        return Publication(manifest: manifest, container: container, mediaType: mediaType, protection: description.protection, warnings: warnings)
+    }
+
+    private static func pictureExtension(_ type: MediaType) -> String {
+        switch type {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .gif: "gif"
+        case .webp: "webp"
+        default: "bin"
+        }
+    }
+
+    /// Chapters as table-of-contents links into the track at `href` (`href#t=START`), nested as they nest.
+    static func tableOfContents(_ chapters: [AudioFileChapter], href: String) -> [Link] {
+        chapters.enumerated().map { index, chapter in
+            Link(href: "\(href)#t=\(MediaFragment.format(chapter.start))", title: chapter.title ?? "Chapter \(index + 1)",
+                 children: tableOfContents(chapter.children, href: href))
+        }
     }
 }

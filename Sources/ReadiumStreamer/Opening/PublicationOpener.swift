@@ -13,9 +13,13 @@ public struct PublicationOpener: Sendable {
     /// which warns about a document when it reaches it, turn it off: it costs a parse of the whole
     /// book before the first word (most of the opening time of a long book).
     public var checksContentDocuments: Bool
+    /// Reads a lone audio file's tags, chapters and cover (raudio's reads them with FFmpeg); without
+    /// one, a lone audio file is titled by its name and has no chapters.
+    public var audioFileInspector: (any AudioFileInspector)?
 
-    public init(checksContentDocuments: Bool = true) {
+    public init(checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil) {
         self.checksContentDocuments = checksContentDocuments
+        self.audioFileInspector = audioFileInspector
     }
 
     /// Opens `url`. Blocks on file I/O; call it off the cooperative pool for large folders.
@@ -41,7 +45,7 @@ public struct PublicationOpener: Sendable {
         case .json:
             return try openManifestFile(url)
         case .audio(let mediaType):
-            return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType)
+            return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
         case .other:
             throw OpeningError(
                 .badData, path: url.path,
