@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RAudioEngine
 import ReadiumShared
 import ReadiumStreamer
 
@@ -24,7 +25,8 @@ struct InfoCommand: ParsableCommand {
     var cover: String?
 
     func run() throws {
-        let publication = try PublicationLoading.open(path: path)
+        // Durations the manifest leaves out are probed, so that the summary and --from percentages know them.
+        let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path))
         PublicationLoading.reportWarnings(of: publication)
         if let cover { try Self.writeCover(of: publication, to: cover, path: path) }
         if let protection = publication.protection {

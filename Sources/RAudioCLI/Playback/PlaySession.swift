@@ -23,7 +23,7 @@ struct PlaySession {
     }
 
     private func runReportingEvents() async throws(StandardStreams.ReaderGone) -> ExitStatus {
-        let publication: Publication
+        var publication: Publication
         do {
             publication = try PublicationLoading.open(path: path)
         } catch {
@@ -31,6 +31,11 @@ struct PlaySession {
             return error.status
         }
         PublicationLoading.reportWarnings(of: publication)
+        // Track titles and chapters of a folder of audio files come from their tags; a percentage needs
+        // every duration, which the manifest may not give.
+        if publication.mediaType == .zab || needsAllDurations && publication.readingOrder.contains(where: { $0.duration == nil }) {
+            publication = PublicationAudioDetails.completed(publication)
+        }
         if publication.protection != nil {
             let failure = CommandFailure.protected(publication, path: path)
             try writer.report("error", code: failure.code, message: failure.message, fatal: true)
@@ -84,6 +89,12 @@ struct PlaySession {
         }
         await navigator.close()
         return status
+    }
+
+    /// Whether `--from` is a percentage, which needs the publication's whole duration up front.
+    private var needsAllDurations: Bool {
+        if case .percentage = options.from { return true }
+        return false
     }
 
     private var configuration: AudioNavigatorConfiguration {

@@ -90,6 +90,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, Codable {
     public static let zab = MediaType(known: "application/x.readium.zab+zip")
     public static let epub = MediaType(known: "application/epub+zip")
     public static let w3cWPUBManifest = MediaType(known: "application/x.readium.w3c.wpub+json")
+    /// A W3C Lightweight Packaging Format package (`.lpf`): a ZIP with `publication.json` at its root.
+    public static let lpf = MediaType(known: "application/lpf+zip")
     public static let opds2 = MediaType(known: "application/opds+json")
     public static let opds2Publication = MediaType(known: "application/opds-publication+json")
     // Documents
@@ -129,6 +131,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, Codable {
         case "lcpa": .lcpProtectedAudiobook
         case "lcpl": .lcpLicenseDocument
         case "zab": .zab
+        case "lpf": .lpf
         case "epub": .epub
         case "webpub": .readiumWebPub
         case "xhtml": .xhtml

@@ -94,7 +94,7 @@ public struct InformalAudiobookParser: Sendable {
     }
 
     /// Chapters as table-of-contents links into the track at `href` (`href#t=START`), nested as they nest.
-    static func tableOfContents(_ chapters: [AudioFileChapter], href: String) -> [Link] {
+    public static func tableOfContents(_ chapters: [AudioFileChapter], href: String) -> [Link] {
         chapters.enumerated().map { index, chapter in
             Link(href: "\(href)#t=\(MediaFragment.format(chapter.start))", title: chapter.title ?? "Chapter \(index + 1)",
                  children: tableOfContents(chapter.children, href: href))

@@ -5,7 +5,7 @@ import ReadiumShared
 ///
 /// Accepts a Readium audiobook package (`.audiobook`, `.lcpa`; also misnamed), an exploded package
 /// folder, a standalone RWPM manifest whose hrefs point to files beside it, an informal audiobook (a
-/// ZIP or folder of audio files), a single audio file, and EPUBs. Errors name the path and say what
+/// ZIP or folder of audio files), a single audio file, W3C Audiobooks (`publication.json`, `.lpf`) and EPUBs. Errors name the path and say what
 /// was wrong; LCP-protected publications open (their metadata is readable) with `protection == .lcp`.
 public struct PublicationOpener: Sendable {
     /// Whether EPUBs have every spine document parsed at opening to warn about those that are not
@@ -81,6 +81,12 @@ public struct PublicationOpener: Sendable {
             let hasLicense = entries.contains(ReadiumManifestParser.licenseHref)
             return try ReadiumManifestParser().parse(container: container, format: hasLicense ? .lcpProtectedPackage : .readiumPackage)
         }
+        if entries.contains(W3CAudiobookParser.manifestHref) {
+            return try W3CAudiobookParser().parse(
+                container: container, manifestHref: W3CAudiobookParser.manifestHref,
+                errorPath: "\(container.sourceURL.path): \(W3CAudiobookParser.manifestHref)", mediaType: .lpf
+            )
+        }
         if entries.contains("META-INF/container.xml") {
             return try EPUBOpening.parse(container: container, checksContentDocuments: checksContentDocuments)
         }
@@ -114,6 +120,9 @@ public struct PublicationOpener: Sendable {
             folder = try FolderContainer(url: url.deletingLastPathComponent())
         } catch {
             throw OpeningError(error)
+        }
+        if let object = try? JSONParser.parse(data).objectValue, W3CAudiobookParser.isW3CManifest(object) {
+            return try W3CAudiobookParser().parse(container: folder, manifestHref: url.lastPathComponent, errorPath: url.path, mediaType: .w3cWPUBManifest)
         }
         return try ReadiumManifestParser().parse(container: folder, manifestHref: url.lastPathComponent, format: .readiumManifest)
     }
