@@ -191,6 +191,8 @@ make_long_ogg() {
 
 # make_long_book (scripts/long-book.sh): the 10-hour, 100-track book, into $BOOK_10H.
 source "$ROOT/scripts/long-book.sh"
+# bench_formats (scripts/bench-formats.sh): AAC, Opus, FLAC and a 10-hour M4B (issue 13).
+source "$ROOT/scripts/bench-formats.sh"
 
 # ---------------------------------------------------------------------------------------------------
 # A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
@@ -708,6 +710,7 @@ write_report() {
 
 bench_epub
 bench_audio
+bench_formats
 bench_tts
 bench_media_overlays
 write_report

@@ -19,9 +19,9 @@ APT_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
     # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), ffmpeg (reference decodes, test files),
-    # hyperfine for `make bench`,
+    # hyperfine, opus-tools and flac (reference decoders) for `make bench`,
     # pip for the validator's Python packages.
-    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine python3-pip
+    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac python3-pip
     # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
     chromium chromium-driver
 )

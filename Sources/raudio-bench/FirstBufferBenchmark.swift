@@ -29,7 +29,8 @@ struct FirstBufferBenchmark {
         let openStart = clock.now
         let publication: Publication
         do {
-            publication = try PublicationOpener().open(url: URL(fileURLWithPath: book))
+            // As `raudio play` opens it: a lone audio file's tags and chapters are read.
+            publication = try PublicationOpener(audioFileInspector: FFmpegAudioFileInspector()).open(url: URL(fileURLWithPath: book))
         } catch {
             throw .failed("\(book): \(error)")
         }

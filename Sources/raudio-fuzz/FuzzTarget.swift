@@ -1,6 +1,7 @@
 #if FUZZING
 import Foundation
 @testable import RAudioCLI
+import RAudioEngine
 import ReadiumShared
 @testable import ReadiumStreamer
 
@@ -28,6 +29,11 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case zip
     /// One stdin line of `raudio play`/`speak`: `PlayerCommandParser.parse(line:)`.
     case command
+    /// A W3C Publication Manifest (`publication.json`): `W3CAudiobookParser`, as an `.lpf` opens it.
+    case w3c
+    /// An audio file's tags, chapters and cover, mapped to a publication: `FFmpegAudioFileInspector`
+    /// (FFmpeg's demuxers, then our mapping and chapter repair) and `InformalAudiobookParser`'s toc.
+    case audiotags
 
     /// The target of this process, set once by main.swift before libFuzzer starts; read on its thread.
     nonisolated(unsafe) static var selected: FuzzTarget = .manifest
@@ -62,6 +68,12 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             Self.readArchive(data)
         case .command:
             _ = PlayerCommandParser.parse(line: String(decoding: data, as: UTF8.self))
+        case .w3c:
+            let container = InMemoryContainer(files: [W3CAudiobookParser.manifestHref: data])
+            _ = try? W3CAudiobookParser().parse(container: container, manifestHref: W3CAudiobookParser.manifestHref, errorPath: "fuzz.lpf", mediaType: .lpf)
+        case .audiotags:
+            guard let description = try? FFmpegAudioFileInspector().inspect(DataResource(href: "fuzz.m4b", data: data)) else { return }
+            _ = InformalAudiobookParser.tableOfContents(description.chapters, href: "fuzz.m4b")
         }
     }
 

@@ -10,7 +10,7 @@ binary=$1 corpus=$2; shift 2
 seconds=${FUZZ_SECONDS:-60}
 out=build/fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(manifest locator opf nav ncx xhtml smil zip command)
+[ ${#targets[@]} -gt 0 ] || targets=(manifest locator opf nav ncx xhtml smil zip command w3c audiotags)
 
 python3 scripts/fuzz/seeds.py "$corpus" "$out/seeds" docs/events.md >/dev/null
 mkdir -p "$out/logs"
@@ -27,6 +27,7 @@ for target in "${targets[@]}"; do
     # Mutating 256 KB XHTML seeds ran at a few execs/s; 64 KB inputs reach the same parser paths.
     max_len=65536
     [ "$target" = zip ] && max_len=262144
+    [ "$target" = audiotags ] && max_len=262144
     # -timeout: an input taking 5 s is a hang; -rss_limit_mb: memory is bounded whatever the input.
     # detect_leaks=0: LeakSanitizer reports Foundation's own small leaks (see LINUX-INTEROP.md);
     # leaks in our code are looked for by `make sanitize` instead.

@@ -50,6 +50,10 @@ def main():
         data = path.read_bytes()
         if lower.endswith(".json"):
             add("locator" if "locator" in str(path).lower() else "manifest", data)
+            if b"w3.org/ns/pub-context" in data or b"w3.org/ns/wp-context" in data:
+                add("w3c", data)
+        elif lower.endswith((".m4a", ".m4b", ".opus", ".flac", ".mp3", ".ogg", ".aax")):
+            add("audiotags", data)
         elif lower.endswith((".epub", ".zip", ".zab", ".lcpa")):
             add("zip", data)
             try:
@@ -59,6 +63,8 @@ def main():
                             classify_xml(info.filename, archive.read(info))
                         if info.filename.endswith("manifest.json"):
                             add("manifest", archive.read(info))
+                        if info.filename == "publication.json":
+                            add("w3c", archive.read(info))
             except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError):
                 pass
         else:

@@ -102,6 +102,14 @@ enum DecoderTestSupport {
         return WAVReader.decode(data)
     }
 
+    /// This process's resident set size in MB (`VmRSS` of /proc/self/status).
+    static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return kilobytes / 1024
+    }
+
     /// A deterministic pseudo-random generator (SplitMix64), so failures reproduce.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64

@@ -162,3 +162,65 @@ struct FFmpegDecoderTests {
         #expect(inZIP.frameCount > 44100 * 3)
     }
 }
+
+/// Damaged and unusual files: a clear error naming the file, what decoded before the damage, no crash.
+@Suite("FFmpeg decoder on bad input")
+struct FFmpegBadInputTests {
+    @Test func truncatedNoAudioFragmentedAndCorruptFiles() throws {
+        let directory = try DecoderTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeAllItems(at: directory) }
+        let whole = try FFmpegDecoderTests.make("whole.m4a", ["-c:a", "aac"], in: directory)
+        let data = try Data(contentsOf: whole)
+
+        // moov first (faststart), mdat cut in half: what is there decodes, then a corrupt-track error.
+        let faststart = try FFmpegDecoderTests.make("fast.m4a", ["-c:a", "aac", "-movflags", "+faststart"], in: directory)
+        let fastData = try Data(contentsOf: faststart)
+        let cut = directory.appendingPathComponent("cut.m4a")
+        try fastData.prefix(fastData.count / 2).write(to: cut)
+        let partial = DecoderTestSupport.decodeAll(try FFmpegDecoder(resource: TestFileResource(url: cut, href: "cut.m4a")))
+        #expect(partial.frameCount > 44100 / 2, "\(partial.frameCount) frames before the cut")
+        #expect(partial.frameCount < 44100 * 3)
+        if let error = partial.error { #expect(error.href == "cut.m4a") }
+
+        // moov last, file cut before it: nothing to read, said so.
+        let noMoov = directory.appendingPathComponent("nomoov.m4a")
+        try data.prefix(data.count / 2).write(to: noMoov)
+        let refusal = #expect(throws: AudioDecoderError.self) { try FFmpegDecoder(resource: TestFileResource(url: noMoov, href: "nomoov.m4a")) }
+        #expect(refusal?.code == .corrupt)
+        #expect(refusal?.href == "nomoov.m4a")
+        #expect(refusal?.message.contains("FFmpeg could not") == true, "\(refusal?.message ?? "")")
+
+        // Fragmented MP4 (as streaming encoders write it) decodes as ffmpeg does.
+        let fragmented = try FFmpegDecoderTests.make("frag.m4a", ["-c:a", "aac", "-aac_pns", "0", "-movflags", "frag_keyframe+empty_moov"], in: directory)
+        try FFmpegDecoderTests.assertSameAsFFmpeg(fragmented, href: "frag.m4a")
+
+        // Video and no audio.
+        let video = directory.appendingPathComponent("video.mp4")
+        try #require(try DecoderTestSupport.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-c:v", "mpeg4", video.path]) == 0)
+        let noAudio = #expect(throws: AudioDecoderError.self) { try FFmpegDecoder(resource: TestFileResource(url: video, href: "video.mp4")) }
+        #expect(noAudio?.message == "it holds no audio stream")
+
+        // Opus with bytes overwritten in its middle pages: no crash, and most of it decodes.
+        let opus = try FFmpegDecoderTests.make("good.opus", ["-c:a", "libopus"], in: directory)
+        var damaged = try Data(contentsOf: opus)
+        let middle = damaged.count / 2
+        for offset in middle..<min(damaged.count, middle + 2000) { damaged[offset] ^= 0x5A }
+        let broken = directory.appendingPathComponent("broken.opus")
+        try damaged.write(to: broken)
+        let decoded = DecoderTestSupport.decodeAll(try FFmpegDecoder(resource: TestFileResource(url: broken, href: "broken.opus")))
+        #expect(decoded.frameCount > 48000, "\(decoded.frameCount) frames")
+    }
+
+    /// A header claiming billions of entries (the corpus's allocation bomb) is refused quickly and
+    /// without growing memory.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func allocationBombsAreRefusedWithoutAllocating() throws {
+        let before = DecoderTestSupport.residentMegabytes()
+        for path in ["audio/formats/bad__mutagen__ooming-header.flac", "audio/formats/bad__taglib__infloop.m4a"] {
+            let resource = try DecoderTestSupport.resource(path)
+            #expect(throws: AudioDecoderError.self) { try FFmpegDecoder(resource: resource) }
+            _ = try? FFmpegAudioFileInspector().inspect(resource)
+        }
+        #expect(DecoderTestSupport.residentMegabytes() - before < 64)
+    }
+}

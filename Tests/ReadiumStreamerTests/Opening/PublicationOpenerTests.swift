@@ -153,7 +153,6 @@ struct PublicationOpenerTests {
         ("epub/epubcheck-edge/ocf-zip-unreadable-empty-fatal.epub", OpeningError.Code.badData, "empty"),
         ("epub/epubcheck-edge/ocf-zip-unreadable-no-end-header-fatal.epub", .badData, "ZIP"),
         ("epub/epubcheck-edge/ocf-zip-unreadable-image-with-epub-extension-fatal.epub", .badData, "not a publication"),
-        ("\(fixtures)/SharedTests/Fixtures/Format/lpf.unknown", .badData, "no publication in it"),
         ("\(fixtures)/SharedTests/Fixtures/Format/json.unknown", .badData, "metadata"),
         ("\(fixtures)/SharedTests/Fixtures/Format/opds2-publication.json", .badData, "readingOrder"),
         ("audio/mp3-edge/Voice__defect.mp3", .badData, "not a publication"),

@@ -1,0 +1,53 @@
+import Foundation
+import RAudioEngine
+import RAudioTestSupport
+import ReadiumNavigator
+import ReadiumShared
+import Testing
+
+/// Books of FFmpeg formats through the navigator: tracks of one signal cut at arbitrary points and
+/// encoded as M4A join without a gap, sample for sample.
+@Suite("AudioNavigator plays FFmpeg formats")
+struct AudioNavigatorFFmpegTracksTests {
+    @Test func anM4ABookRendersGaplesslyAsTheSumOfItsTracks() async throws {
+        let folder = try NavigatorFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("book")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        // One tone, cut at points that fall inside AAC frames; each part is its own encode.
+        let cuts: [(start: Double, length: Double)] = [(0, 1.234), (1.234, 2.0007), (3.2347, 1.5)]
+        for (index, cut) in cuts.enumerated() {
+            let url = book.appendingPathComponent(String(format: "%02d.m4a", index + 1))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=5",
+                                 "-ss", String(cut.start), "-t", String(cut.length), "-ac", "2", "-c:a", "aac", "-aac_pns", "0", url.path]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+        }
+        let publication = try NavigatorFixtures.open(book)
+        let wav = folder.appendingPathComponent("out.wav")
+        let navigator = try AudioNavigator(publication: publication, components: AudioEngineComponents.make(output: .wav(path: wav.path)))
+        let events = EventRecorder(navigator)
+        await navigator.play()
+        try await events.wait(for: .ended)
+        await navigator.close()
+        try await events.waitUntilFinished()
+        let rendered = try RenderedWAV(url: wav)
+        let tracks = try publication.readingOrder.map { try NavigatorFixtures.decode(book.appendingPathComponent($0.href)) }
+        let joined = tracks.flatMap(\.samples)
+        #expect(events.warnings.isEmpty && events.errors.isEmpty)
+        #expect(rendered.frameCount == joined.count / 2, "\(rendered.frameCount) frames rendered, the tracks have \(joined.count / 2)")
+        // Each track's own samples, one after the other, and nothing between them (16-bit rounding aside).
+        var worst: Float = 0
+        for index in 0..<min(joined.count, rendered.samples.count) {
+            worst = max(worst, abs(rendered.samples[index] - max(-1, min(1, joined[index]))))
+        }
+        #expect(worst <= 1.5 / 32767, "largest difference \(worst)")
+        let lengths = tracks.map { Double($0.samples.count / 2) / 44100 }
+        for (length, cut) in zip(lengths, cuts) {
+            #expect(abs(length - cut.length) < 0.03, "a track of \(cut.length) s decodes to \(length) s")
+        }
+    }
+}
