@@ -34,12 +34,22 @@ struct InfoCommand: ParsableCommand {
         }
         let narration = NarrationSummary(publication: publication)
         let text = human
-            ? ([PublicationSummary(publication: publication).text] + narration.lines).joined(separator: "\n")
+            ? ([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + narration.lines).joined(separator: "\n")
             : narration.annotating(publication.manifest).json.serialized(.pretty)
         do {
             try StandardStreams.printLine(text)
         } catch {
             // The reader of stdout went away: nothing more to say.
+        }
+    }
+
+    /// The codec, rate and channels of each audio track of the reading order (up to 200 tracks).
+    static func trackFormats(of publication: Publication) -> [String?] {
+        guard publication.protection == nil else { return [] }
+        return publication.readingOrder.prefix(200).map { link -> String? in
+            guard link.type?.hasPrefix("audio/") ?? true, !(link.type?.contains("html") ?? false),
+                  let resource = try? publication.container.resource(at: link.hrefWithoutFragment) else { return nil }
+            return AudioTrackDescription.describe(resource)
         }
     }
 

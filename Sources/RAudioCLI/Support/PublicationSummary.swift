@@ -4,6 +4,8 @@ import ReadiumShared
 /// A readable summary of a publication, for `raudio info --human`.
 struct PublicationSummary {
     let publication: Publication
+    /// Each reading-order track's codec, rate and channels, when known (`AudioTrackDescription`).
+    var trackFormats: [String?] = []
 
     var text: String {
         let metadata = publication.metadata
@@ -30,7 +32,8 @@ struct PublicationSummary {
         lines.append("Reading order (\(publication.readingOrder.count)):")
         for (index, link) in publication.readingOrder.enumerated() {
             let duration = link.duration.map { "  \(Self.clock($0))" } ?? ""
-            lines.append(String(format: "%4d. ", index + 1) + (link.title ?? link.href) + duration + "  [\(link.href)]")
+            let format = (index < trackFormats.count ? trackFormats[index] : nil).map { "  (\($0))" } ?? ""
+            lines.append(String(format: "%4d. ", index + 1) + (link.title ?? link.href) + duration + "  [\(link.href)]" + format)
         }
         if !publication.tableOfContents.isEmpty {
             lines.append("")

@@ -103,6 +103,13 @@ public final class FFmpegDecoder: AudioDecoder {
     /// The codec's name, as FFmpeg gives it (`aac`, `opus`, `flac`, `alac`, ...).
     public var codecName: String { Self.codecName(input.codec) }
 
+    /// The codec profile FFmpeg names (`LC`, `HE-AAC`, `HE-AACv2` for AAC), when it has one.
+    var profileName: String? {
+        let profile = input.stream.pointee.codecpar.pointee.profile
+        guard profile >= 0, let name = av_get_profile_name(input.codec, profile) else { return nil }
+        return String(cString: name)
+    }
+
     public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(AudioDecoderError) -> Int {
         let channels = format.channelCount
         var written = 0

@@ -3,6 +3,7 @@ import RAudioEngine
 import RAudioTestSupport
 import ReadiumNavigator
 import ReadiumShared
+import ReadiumStreamer
 import Testing
 
 /// Books of FFmpeg formats through the navigator: tracks of one signal cut at arbitrary points and
@@ -45,9 +46,28 @@ struct AudioNavigatorFFmpegTracksTests {
             worst = max(worst, abs(rendered.samples[index] - max(-1, min(1, joined[index]))))
         }
         #expect(worst <= 1.5 / 32767, "largest difference \(worst)")
+        if ReadiumValidator.isAvailable { try NavigatorFixtures.validate(events.locators) }
         let lengths = tracks.map { Double($0.samples.count / 2) / 44100 }
         for (length, cut) in zip(lengths, cuts) {
             #expect(abs(length - cut.length) < 0.03, "a track of \(cut.length) s decodes to \(length) s")
         }
+    }
+
+    /// A lone M4B plays as a book: its locators carry the chapter being heard as their title.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func anM4BsLocatorsNameItsChapters() async throws {
+        let url = try Corpus.file("audio/formats/antennapod__auphonic.m4a")
+        let publication = try PublicationOpener(audioFileInspector: FFmpegAudioFileInspector()).open(url: url)
+        let navigator = try AudioNavigator(publication: publication, components: AudioEngineComponents.make(output: .null))
+        let events = EventRecorder(navigator)
+        await navigator.play()
+        try await events.wait(for: .ended)
+        await navigator.close()
+        try await events.waitUntilFinished()
+        let titles = events.locators.compactMap(\.title)
+        #expect(titles.contains("Chapter 1 - ❤️😊"))
+        #expect(titles.contains("Chapter 4"))
+        #expect(events.warnings.isEmpty && events.errors.isEmpty)
+        if ReadiumValidator.isAvailable { try NavigatorFixtures.validate(events.locators) }
     }
 }

@@ -1,0 +1,48 @@
+import CFFmpeg
+import ReadiumNavigator
+import ReadiumShared
+
+/// A track's codec, rate and channels in words, for people (`raudio info --human`): "MP3, 44.1 kHz,
+/// stereo", "AAC LC, 44.1 kHz, mono", "Opus, 48 kHz, stereo". Opens the decoder raudio would use.
+public enum AudioTrackDescription {
+    /// The description of `resource`, or why it cannot be played.
+    public static func describe(_ resource: any Resource) -> String {
+        let codec: String
+        let format: PCMFormat
+        do {
+            switch try RAudioDecoderFactory.sniff(resource) {
+            case .mp3:
+                let decoder = try MPG123Decoder(resource: resource)
+                (codec, format) = ("MP3", decoder.format)
+            case .vorbis:
+                let decoder = try VorbisDecoder(resource: resource)
+                (codec, format) = ("Vorbis", decoder.format)
+            case .ffmpeg:
+                let decoder = try FFmpegDecoder(resource: resource)
+                (codec, format) = (decoder.codecDescription, decoder.format)
+            default:
+                _ = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
+                return "not playable"
+            }
+        } catch {
+            return "not playable: \(error.message)"
+        }
+        let rate = format.sampleRate % 1000 == 0 ? "\(format.sampleRate / 1000) kHz" : String(format: "%.1f kHz", Double(format.sampleRate) / 1000)
+        let channels = switch format.channelCount {
+        case 1: "mono"
+        case 2: "stereo"
+        default: "\(format.channelCount) channels"
+        }
+        return "\(codec), \(rate), \(channels)"
+    }
+}
+
+extension FFmpegDecoder {
+    /// The codec and its profile as FFmpeg names them: "AAC LC", "AAC HE", "ALAC", "Opus", "FLAC".
+    var codecDescription: String {
+        let names: [String: String] = ["aac": "AAC", "alac": "ALAC", "opus": "Opus", "libopus": "Opus", "flac": "FLAC", "vorbis": "Vorbis", "mp3float": "MP3"]
+        let name = names[codecName] ?? codecName.uppercased()
+        guard let profile = profileName, !profile.isEmpty else { return name }
+        return "\(name) \(profile)"
+    }
+}
