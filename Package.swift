@@ -27,7 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
         .systemLibrary(name: "CGlibcMalloc"),
         // libFuzzer's driver entry point (header only; the runtime comes with -sanitize=fuzzer).

@@ -1,10 +1,13 @@
 # Sourced by scripts/bench.sh: the formats FFmpeg decodes (issue 13). Uses bench.sh's helpers (row,
 # not_measured, hyperfine_pair, stats, calc, json_get, quote, shown, make_speech_source, loop_raw).
 
-AAC_60="$WORK/speech-60min-aac96k.m4a"
+# FFmpeg's AAC encoder runs without perceptual noise substitution (-aac_pns 0), as encoders of real
+# audiobooks do: PNS noise is drawn from a generator the decoder keeps running, so a seek could not be
+# bit-exact with it (see FFmpegDecoderTests).
+AAC_60="$WORK/speech-60min-aac96k-nopns.m4a"
 OPUS_60="$WORK/speech-60min-opus48k.opus"
 FLAC_20="$WORK/speech-20min.flac"
-M4B_10H="$WORK/book-10h-100-chapters.m4b"
+M4B_10H="$WORK/book-10h-100-chapters-nopns.m4b"
 
 # make_with_ffmpeg OUTPUT SECONDS ARGUMENTS...: looped speech of SECONDS encoded by ffmpeg into OUTPUT.
 make_with_ffmpeg() {
@@ -23,8 +26,8 @@ make_with_ffmpeg() {
 # by ffmpeg's concat demuxer without re-encoding, with a chapter list.
 make_long_m4b() {
     [[ -s "$M4B_10H" ]] && return 0
-    local part="$WORK/speech-6min-aac32k-mono.m4a" list="$WORK/m4b-parts.txt" chapters="$WORK/m4b-chapters.txt" index
-    make_with_ffmpeg "$part" 360 -ac 1 -c:a aac -b:a 32k || return 1
+    local part="$WORK/speech-6min-aac32k-mono-nopns.m4a" list="$WORK/m4b-parts.txt" chapters="$WORK/m4b-chapters.txt" index
+    make_with_ffmpeg "$part" 360 -ac 1 -c:a aac -aac_pns 0 -b:a 32k || return 1
     : >"$list"
     printf ';FFMETADATA1\ntitle=raudio benchmark: ten hours\nartist=raudio\n' >"$chapters"
     for index in $(seq 0 99); do
@@ -60,7 +63,7 @@ bench_format_throughput() {
 
 bench_formats() {
     section_begin "Formats through FFmpeg (issue 13)" \
-        "Inputs generated into \`build/bench/\` by ffmpeg from the same looped espeak-ng speech as the MP3 and Ogg inputs: 60 minutes of AAC-LC 96 kb/s in M4A, 60 minutes of Opus 48 kb/s, 20 minutes of FLAC (44.1 kHz stereo); a 10-hour M4B of 100 six-minute chapters (AAC-LC 32 kb/s mono, one part copied 100 times). Reference decoders run in the same hyperfine invocation, writing to /dev/null; ratios are reference time / raudio time (higher is faster)."
+        "Inputs generated into \`build/bench/\` by ffmpeg from the same looped espeak-ng speech as the MP3 and Ogg inputs (AAC without PNS, as audiobook encoders make it): 60 minutes of AAC-LC 96 kb/s in M4A, 60 minutes of Opus 48 kb/s, 20 minutes of FLAC (44.1 kHz stereo); a 10-hour M4B of 100 six-minute chapters (AAC-LC 32 kb/s mono, one part copied 100 times). Reference decoders run in the same hyperfine invocation, writing to /dev/null; ratios are reference time / raudio time (higher is faster)."
     local missing
     missing=$(missing_tools ffmpeg hyperfine opusdec flac espeak-ng sox soxi)
     local aac_figure="decode-to-null throughput, 60-min AAC M4A vs ffmpeg -f null" opus_figure="decode-to-null throughput, 60-min Opus vs opusdec"
@@ -75,7 +78,7 @@ bench_formats() {
         done
         return 0
     fi
-    if make_with_ffmpeg "$AAC_60" 3600 -c:a aac -b:a 96k; then
+    if make_with_ffmpeg "$AAC_60" 3600 -c:a aac -aac_pns 0 -b:a 96k; then
         bench_format_throughput "$aac_figure" "$AAC_60" ffmpeg 1.0 ffmpeg -v error -nostdin -i "$AAC_60" -f null -
     else
         not_measured "$aac_figure" "≥ 1.0x ffmpeg's speed" "could not make the input, see $(shown "$LOGS")"

@@ -51,13 +51,13 @@ public final class FFmpegDecoder: AudioDecoder {
         codecContext = context
         let channels = Int(context.pointee.ch_layout.nb_channels)
         guard context.pointee.sample_rate > 0, channels > 0, channels <= 64 else {
-            avcodec_free_context(&codecContext)
+            FF.avcodec_free_context(&codecContext)
             input.close()
             throw AudioDecoderError(.corrupt, href: href, message: "the \(Self.codecName(input.codec)) stream gives no usable sample rate or channel count")
         }
         format = PCMFormat(sampleRate: Int(context.pointee.sample_rate), channelCount: channels)
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        packet = FF.av_packet_alloc()
+        frame = FF.av_frame_alloc()
         preroll = Self.isLossless(input.codec.pointee.id) ? 0 : 0.25
         frameCount = Self.containerFrameCount(input.stream, format: input.context, sampleRate: format.sampleRate)
         // The first frame's timestamp is sample 0: later seeks count from it.
@@ -65,25 +65,25 @@ public final class FFmpegDecoder: AudioDecoder {
     }
 
     deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codecContext)
+        FF.av_frame_free(&frame)
+        FF.av_packet_free(&packet)
+        FF.avcodec_free_context(&codecContext)
         input.close()
     }
 
     /// A decoder for `input`'s audio stream, opened.
     private static func openCodec(of input: FFmpegInput) throws(AudioDecoderError) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let context = avcodec_alloc_context3(input.codec) else {
+        guard let context = FF.avcodec_alloc_context3(input.codec) else {
             throw AudioDecoderError(.corrupt, href: input.href, message: "FFmpeg could not allocate a decoder (out of memory)")
         }
-        var status = avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
+        var status = FF.avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
         if status >= 0 {
             context.pointee.pkt_timebase = input.stream.pointee.time_base
-            status = avcodec_open2(context, input.codec, nil)
+            status = FF.avcodec_open2(context, input.codec, nil)
         }
         guard status >= 0 else {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&freed)
+            FF.avcodec_free_context(&freed)
             throw AudioDecoderError(.unsupportedFormat, href: input.href, message: "FFmpeg could not open the \(codecName(input.codec)) decoder: \(FFmpegError.describe(status))")
         }
         return context
@@ -94,7 +94,7 @@ public final class FFmpegDecoder: AudioDecoder {
     private func reopen() throws(AudioDecoderError) {
         let fresh = try FFmpegInput(resource: resource)
         let context = try Self.openCodec(of: fresh)
-        avcodec_free_context(&codecContext)
+        FF.avcodec_free_context(&codecContext)
         input.close()
         input = fresh
         codecContext = context
@@ -106,7 +106,7 @@ public final class FFmpegDecoder: AudioDecoder {
     /// The codec profile FFmpeg names (`LC`, `HE-AAC`, `HE-AACv2` for AAC), when it has one.
     var profileName: String? {
         let profile = input.stream.pointee.codecpar.pointee.profile
-        guard profile >= 0, let name = av_get_profile_name(input.codec, profile) else { return nil }
+        guard profile >= 0, let name = FF.av_get_profile_name(input.codec, profile) else { return nil }
         return String(cString: name)
     }
 
@@ -159,12 +159,12 @@ public final class FFmpegDecoder: AudioDecoder {
             return
         }
         guard let context = input.context, let codecContext else { return }
-        let timestamp = (originTimestamp ?? 0) + av_rescale_q(start, AVRational(num: 1, den: Int32(sampleRate)), input.stream.pointee.time_base)
-        let status = avformat_seek_file(context, input.streamIndex, Int64.min, timestamp, timestamp, 0)
+        let timestamp = (originTimestamp ?? 0) + FF.av_rescale_q(start, AVRational(num: 1, den: Int32(sampleRate)), input.stream.pointee.time_base)
+        let status = FF.avformat_seek_file(context, input.streamIndex, Int64.min, timestamp, timestamp, 0)
         guard status >= 0 else {
             throw AudioDecoderError(.seekFailed, href: href, message: "could not seek to frame \(frame): \(FFmpegError.describe(status))")
         }
-        avcodec_flush_buffers(codecContext)
+        FF.avcodec_flush_buffers(codecContext)
         decodePosition = start
         isPlacingAfterSeek = true
     }
@@ -181,9 +181,9 @@ public final class FFmpegDecoder: AudioDecoder {
             return
         }
         while true {
-            let received = avcodec_receive_frame(codecContext, frame)
+            let received = FF.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
-                defer { av_frame_unref(frame) }
+                defer { FF.av_frame_unref(frame) }
                 append(frame)
                 return
             }
@@ -199,7 +199,7 @@ public final class FFmpegDecoder: AudioDecoder {
                 finish()
                 return
             }
-            let read = av_read_frame(context, packet)
+            let read = FF.av_read_frame(context, packet)
             if read < 0 {
                 if read != raudio_av_error_eof(), let readError = input.reader.lastError {
                     pendingError = AudioDecoderError(.unreadable, href: href, message: readError.message)
@@ -209,13 +209,13 @@ public final class FFmpegDecoder: AudioDecoder {
                     pendingError = AudioDecoderError(.corrupt, href: href, message: "the container breaks off at \(timeDescription): \(FFmpegError.describe(read))")
                     return
                 }
-                avcodec_send_packet(codecContext, nil)
+                FF.avcodec_send_packet(codecContext, nil)
                 drained = true
                 continue
             }
-            defer { av_packet_unref(packet) }
+            defer { FF.av_packet_unref(packet) }
             guard packet.pointee.stream_index == input.streamIndex else { continue }
-            let sent = avcodec_send_packet(codecContext, packet)
+            let sent = FF.avcodec_send_packet(codecContext, packet)
             if sent < 0, sent != raudio_av_error_eagain() {
                 // One damaged packet: FFmpeg's command line skips it too; say so only if nothing decodes after.
                 continue
@@ -251,7 +251,7 @@ public final class FFmpegDecoder: AudioDecoder {
             // The first frame after a seek: where it lies, from its timestamp.
             isPlacingAfterSeek = false
             if hasTimestamp, let origin = originTimestamp {
-                decodePosition = av_rescale_q(timestamp - origin, input.stream.pointee.time_base, AVRational(num: 1, den: Int32(format.sampleRate)))
+                decodePosition = FF.av_rescale_q(timestamp - origin, input.stream.pointee.time_base, AVRational(num: 1, den: Int32(format.sampleRate)))
             }
         }
         let start = decodePosition
@@ -281,10 +281,10 @@ public final class FFmpegDecoder: AudioDecoder {
     private static func containerFrameCount(_ stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>?, sampleRate: Int) -> Int64? {
         let rate = AVRational(num: 1, den: Int32(sampleRate))
         if stream.pointee.duration > 0, stream.pointee.duration != raudio_av_nopts_value() {
-            return av_rescale_q(stream.pointee.duration, stream.pointee.time_base, rate)
+            return FF.av_rescale_q(stream.pointee.duration, stream.pointee.time_base, rate)
         }
         if let format, format.pointee.duration > 0, format.pointee.duration != raudio_av_nopts_value() {
-            return av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), rate)
+            return FF.av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), rate)
         }
         return nil
     }

@@ -22,11 +22,14 @@ final class FFmpegInput {
     private static let ioBufferSize: Int32 = 64 * 1024
 
     /// FFmpeg's own log goes to stderr with pointers in it; raudio reports what matters itself.
-    private static let quietLog: Void = av_log_set_level(AV_LOG_QUIET)
+    private static let quietLog: Void = FF.av_log_set_level(AV_LOG_QUIET)
 
     init(resource: any Resource) throws(AudioDecoderError) {
-        Self.quietLog
         href = resource.href
+        if case .failure(let failure) = FFmpegLibrary.shared {
+            throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: failure.message)
+        }
+        Self.quietLog
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
@@ -35,37 +38,37 @@ final class FFmpegInput {
         if let protection = Self.protection(ofHeader: reader) {
             throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
         }
-        guard let format = avformat_alloc_context() else {
+        guard let format = FF.avformat_alloc_context() else {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate a demuxer (out of memory)")
         }
-        guard let buffer = av_malloc(Int(Self.ioBufferSize)) else {
-            avformat_free_context(format)
+        guard let buffer = FF.av_malloc(Int(Self.ioBufferSize)) else {
+            FF.avformat_free_context(format)
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its read buffer (out of memory)")
         }
         let opaque = Unmanaged.passRetained(reader).toOpaque()
-        guard let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.ioBufferSize, 0, opaque,
+        guard let io = FF.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.ioBufferSize, 0, opaque,
                                           ffmpegReadCallback, nil, ffmpegSeekCallback) else {
             Unmanaged<ResourceReader>.fromOpaque(opaque).release()
-            av_free(buffer)
-            avformat_free_context(format)
+            FF.av_free(buffer)
+            FF.avformat_free_context(format)
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its reader (out of memory)")
         }
         format.pointee.pb = io
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var opened: UnsafeMutablePointer<AVFormatContext>? = format
         // On failure avformat_open_input frees the format context (not our AVIOContext).
-        let status = avformat_open_input(&opened, nil, nil, nil)
+        let status = FF.avformat_open_input(&opened, nil, nil, nil)
         guard status >= 0, opened != nil else {
             Self.freeIO(io)
             throw Self.openError(status, doing: "read the container's headers", reader: reader, href: href)
         }
-        let info = avformat_find_stream_info(opened, nil)
+        let info = FF.avformat_find_stream_info(opened, nil)
         guard info >= 0 else {
             Self.close(&opened)
             throw Self.openError(info, doing: "find the streams", reader: reader, href: href)
         }
         var decoder: UnsafePointer<AVCodec>?
-        let best = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let best = FF.av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
         guard best >= 0, let decoder, let chosen = opened!.pointee.streams[Int(best)] else {
             let tag = Self.audioCodecTag(opened!)
             let hasAudio = tag != nil
@@ -95,7 +98,7 @@ final class FFmpegInput {
     private static func close(_ context: inout UnsafeMutablePointer<AVFormatContext>?) {
         guard context != nil else { return }
         let io = context?.pointee.pb
-        avformat_close_input(&context)
+        FF.avformat_close_input(&context)
         if let io { freeIO(io) }
     }
 
@@ -108,7 +111,7 @@ final class FFmpegInput {
     static func dictionary(_ dictionary: OpaquePointer?) -> [String: String] {
         var result: [String: String] = [:]
         var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        while let next = FF.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
             if let key = next.pointee.key, let value = next.pointee.value {
                 result[String(cString: key).lowercased()] = String(cString: value)
             }
@@ -127,9 +130,9 @@ final class FFmpegInput {
     private static func freeIO(_ io: UnsafeMutablePointer<AVIOContext>) {
         if let opaque = io.pointee.opaque { Unmanaged<ResourceReader>.fromOpaque(opaque).release() }
         var buffer: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(io.pointee.buffer)
-        av_freep(&buffer)
+        FF.av_freep(&buffer)
         var context: UnsafeMutablePointer<AVIOContext>? = io
-        avio_context_free(&context)
+        FF.avio_context_free(&context)
     }
 
     /// What a decoder says of a file protected by `protection` (and how the inspector recognizes it).
@@ -175,7 +178,7 @@ final class FFmpegInput {
 enum FFmpegError {
     static func describe(_ status: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
-        av_strerror(status, &buffer, buffer.count)
+        _ = FF.av_strerror(status, &buffer, buffer.count)
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "error \(status)" : text.prefix(1).lowercased() + text.dropFirst()
     }

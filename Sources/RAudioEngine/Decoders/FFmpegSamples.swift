@@ -8,7 +8,7 @@ enum FFmpegSamples {
         let count = Int(frame.pointee.nb_samples) - start
         guard count > 0 else { return }
         let format = AVSampleFormat(rawValue: frame.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
+        let planar = FF.av_sample_fmt_is_planar(format) != 0
         let base = output.count
         output.append(contentsOf: repeatElement(0, count: count * channels))
         output.withUnsafeMutableBufferPointer { buffer in
