@@ -21,9 +21,10 @@ public final class FFmpegDecoder: AudioDecoder {
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
-    /// Decoded frames not yet returned, interleaved.
-    private var pending: [Float] = []
-    private var pendingOffset = 0
+    /// The samples of `frame` (the last decoded) not yet returned: `frameOffset..<frameEnd`. They are
+    /// interleaved straight into the caller's buffer, with no copy in between.
+    private var frameOffset = 0
+    private var frameEnd = 0
     /// Set by a seek: the first frame decoded after it is placed by its timestamp, and what comes
     /// before `seekTarget` is dropped.
     private var isPlacingAfterSeek = false
@@ -114,13 +115,10 @@ public final class FFmpegDecoder: AudioDecoder {
         let channels = format.channelCount
         var written = 0
         while written < maxFrames {
-            let available = (pending.count - pendingOffset) / channels
-            if available > 0 {
-                let count = min(available, maxFrames - written)
-                pending.withUnsafeBufferPointer { source in
-                    (buffer + written * channels).update(from: source.baseAddress! + pendingOffset, count: count * channels)
-                }
-                pendingOffset += count * channels
+            if frameOffset < frameEnd, let frame {
+                let count = min(frameEnd - frameOffset, maxFrames - written)
+                FFmpegSamples.interleave(frame, from: frameOffset, count: count, channels: channels, into: buffer + written * channels)
+                frameOffset += count
                 written += count
                 continue
             }
@@ -141,8 +139,9 @@ public final class FFmpegDecoder: AudioDecoder {
     public func seek(toFrame target: Int64) throws(AudioDecoderError) {
         var frame = max(0, target)
         if isLengthDecoded, let frameCount { frame = min(frame, frameCount) }
-        pending.removeAll(keepingCapacity: true)
-        pendingOffset = 0
+        frameOffset = 0
+        frameEnd = 0
+        if let decoded = self.frame { FF.av_frame_unref(decoded) }
         pendingError = nil
         drained = false
         reachedEnd = false
@@ -174,7 +173,7 @@ public final class FFmpegDecoder: AudioDecoder {
 
     // MARK: - Decoding
 
-    /// Decodes one frame into `pending` (or sets `reachedEnd` / `pendingError`).
+    /// Decodes frames until one has samples to give (or sets `reachedEnd` / `pendingError`).
     private func decodeNextFrame() {
         guard let codecContext, let frame, let packet, let context = input.context else {
             reachedEnd = true
@@ -183,9 +182,8 @@ public final class FFmpegDecoder: AudioDecoder {
         while true {
             let received = FF.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
-                defer { FF.av_frame_unref(frame) }
-                append(frame)
-                return
+                if place(frame) { return }
+                continue
             }
             if received == raudio_av_error_eof() {
                 finish()
@@ -209,7 +207,7 @@ public final class FFmpegDecoder: AudioDecoder {
                     pendingError = AudioDecoderError(.corrupt, href: href, message: "the container breaks off at \(timeDescription): \(FFmpegError.describe(read))")
                     return
                 }
-                FF.avcodec_send_packet(codecContext, nil)
+                _ = FF.avcodec_send_packet(codecContext, nil)
                 drained = true
                 continue
             }
@@ -240,10 +238,11 @@ public final class FFmpegDecoder: AudioDecoder {
         return String(format: "%.3f s", seconds)
     }
 
-    /// Appends `frame`'s samples, interleaved as Float, dropping those before a seek target.
-    private func append(_ frame: UnsafeMutablePointer<AVFrame>) {
+    /// Places the decoded `frame` in the track and marks the samples it gives (those before a seek
+    /// target are dropped); false when it gives none.
+    private func place(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
         let count = Int(frame.pointee.nb_samples)
-        guard count > 0 else { return }
+        guard count > 0 else { return false }
         let timestamp = frame.pointee.best_effort_timestamp
         let hasTimestamp = timestamp != raudio_av_nopts_value()
         if originTimestamp == nil { originTimestamp = hasTimestamp ? timestamp : 0 }
@@ -257,13 +256,9 @@ public final class FFmpegDecoder: AudioDecoder {
         let start = decodePosition
         decodePosition += Int64(count)
         // Samples before the position asked for (decoded to settle the decoder after a seek) are dropped.
-        let skip = Int(min(max(seekTarget - start, 0), Int64(count)))
-        guard skip < count else { return }
-        if pendingOffset == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingOffset = 0
-        }
-        FFmpegSamples.appendInterleaved(frame, from: skip, channels: format.channelCount, to: &pending)
+        frameOffset = Int(min(max(seekTarget - start, 0), Int64(count)))
+        frameEnd = count
+        return frameOffset < frameEnd
     }
 
     // MARK: - Facts about the stream
