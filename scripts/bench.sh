@@ -8,6 +8,8 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats tts media_overlays");
+#                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #
 # Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
 # (reason)"; the script goes on. It exits 0 when it ran (targets missed are reported, not failures),
@@ -708,11 +710,9 @@ write_report() {
     } >"$tmp" && mv "$tmp" "$OUTPUT"
 }
 
-bench_epub
-bench_audio
-bench_formats
-bench_tts
-bench_media_overlays
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats tts media_overlays}; do
+    "bench_$section"
+done
 write_report
 say "wrote $(shown "$OUTPUT")"
 exit 0
