@@ -66,10 +66,11 @@ struct InfoCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-cover-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cover = directory.appendingPathComponent("cover.jpg")
+        let cover = directory.appendingPathComponent("cover.png")
+        // Its `covr` item is a PNG.
         let result = try ProcessRunner.raudio(["info", "--cover", cover.path, try Corpus.file("audio/formats/antennapod__auphonic.m4a").path])
         #expect(result.status == 0)
-        #expect(try Data(contentsOf: cover).starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(try Data(contentsOf: cover).starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let none = try ProcessRunner.raudio(["info", "--cover", cover.path, try Corpus.file("audio/formats/mutagen__ep7.m4b").path])
         #expect(none.status == 65)
         #expect(none.standardError.contains("has no cover picture"))

@@ -30,6 +30,9 @@ public enum SniffedAudioFormat: Sendable, Equatable, CustomStringConvertible {
 /// Pure Swift, no C: it lives in RAudioEngine beside the decoders it chooses between. Give it the first
 /// bytes of a resource (`AudioFormatSniffer.prefixLength` is enough); it never throws.
 public enum AudioFormatSniffer {
+    /// The name an MP4 (MP4, M4A, M4B, ISO BMFF) file is sniffed as.
+    static let mp4Name = "MP4/M4A"
+
     /// How many leading bytes `sniff(_:)` looks at. `sniff(resource:)` skips larger ID3v2 tags (cover
     /// art) by their declared size and reads as much again after them.
     public static let prefixLength = 64 * 1024
@@ -60,7 +63,7 @@ public enum AudioFormatSniffer {
         if matches(Array("fLaC".utf8)) { return .ffmpeg(name: "FLAC") }
         if matches(Array("RIFF".utf8)), matches(Array("WAVE".utf8), at: 8) { return .ffmpeg(name: "WAV") }
         if matches(Array("FORM".utf8)), matches(Array("AIF".utf8), at: 8) { return .ffmpeg(name: "AIFF") }
-        if matches(Array("ftyp".utf8), at: 4) { return .ffmpeg(name: "MP4/M4A") }
+        if matches(Array("ftyp".utf8), at: 4) { return .ffmpeg(name: mp4Name) }
         if matches([0x1A, 0x45, 0xDF, 0xA3]) { return .ffmpeg(name: "WebM/Matroska") }
         if matches(Array("#!AMR".utf8)) { return .ffmpeg(name: "AMR") }
         if isADTSHeader(bytes, at: start) { return .ffmpeg(name: "AAC (ADTS)") }

@@ -12,7 +12,15 @@ import ReadiumStreamer
 public struct FFmpegAudioFileInspector: AudioFileInspector {
     public init() {}
 
+    /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader, without loading FFmpeg;
+    /// the rest by FFmpeg's demuxers.
     public func inspect(_ resource: any Resource) throws -> AudioFileDescription {
+        if let description = try MP4AudioFileInspector.inspect(resource) { return description }
+        return try inspectWithFFmpeg(resource)
+    }
+
+    /// The description FFmpeg's demuxers give.
+    func inspectWithFFmpeg(_ resource: any Resource) throws -> AudioFileDescription {
         let input: FFmpegInput
         do {
             input = try FFmpegInput(resource: resource)
@@ -29,6 +37,19 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
         guard let context = input.context else { return AudioFileDescription() }
         var tags = input.streamTags
         tags.merge(input.tags) { stream, _ in stream }
+        let chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index -> AudioFileChapter? in
+            guard let chapter = context.pointee.chapters[index] else { return nil }
+            let base = chapter.pointee.time_base
+            guard base.den != 0 else { return nil }
+            let seconds = { (value: Int64) in Double(value) * Double(base.num) / Double(base.den) }
+            let title = FFmpegInput.dictionary(chapter.pointee.metadata)["title"].flatMap { $0.isEmpty ? nil : $0 }
+            return AudioFileChapter(title: title, start: seconds(chapter.pointee.start), end: seconds(chapter.pointee.end))
+        }
+        return Self.describe(tags: tags, duration: Self.duration(input, context), chapters: chapters, cover: Self.cover(context))
+    }
+
+    /// A description from tags under FFmpeg's keys, the length, the chapters as found and the cover.
+    static func describe(tags: [String: String], duration: Double?, chapters: [AudioFileChapter], cover: AudioFileDescription.Cover?) -> AudioFileDescription {
         var description = AudioFileDescription()
         func tag(_ keys: String...) -> String? {
             for key in keys {
@@ -38,26 +59,17 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
         }
         description.title = tag("title")
         description.album = tag("album")
-        description.authors = Self.names(tag("artist", "album_artist", "author"))
-        description.narrators = Self.names(tag("narrator", "narrated_by", "narratedby", "performer"))
-        description.language = tag("language").flatMap(Self.language)
+        description.authors = names(tag("artist", "album_artist", "author"))
+        description.narrators = names(tag("narrator", "narrated_by", "narratedby", "performer"))
+        description.language = tag("language").flatMap(language)
         description.description = tag("description", "synopsis", "comment")
         description.date = tag("date", "year")
         description.publisher = tag("publisher", "label")
-        let duration = Self.duration(input, context)
         description.duration = duration
-        let chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index -> AudioFileChapter? in
-            guard let chapter = context.pointee.chapters[index] else { return nil }
-            let base = chapter.pointee.time_base
-            guard base.den != 0 else { return nil }
-            let seconds = { (value: Int64) in Double(value) * Double(base.num) / Double(base.den) }
-            let title = FFmpegInput.dictionary(chapter.pointee.metadata)["title"].flatMap { $0.isEmpty ? nil : $0 }
-            return AudioFileChapter(title: title, start: seconds(chapter.pointee.start), end: seconds(chapter.pointee.end))
-        }
         let repaired = AudioFileChapter.repaired(chapters, duration: duration)
         description.chapters = repaired.chapters
         description.warnings = repaired.warnings
-        description.cover = Self.cover(context)
+        description.cover = cover
         return description
     }
 

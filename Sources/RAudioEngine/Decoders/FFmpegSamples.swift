@@ -13,6 +13,11 @@ enum FFmpegSamples {
             destination.update(repeating: 0, count: count * channels)
             return
         }
+        if !planar, let plane = data[0] {
+            // Packed: the samples are already interleaved; one contiguous run to convert.
+            convert(plane, format: format, from: start * channels, count: count * channels, into: destination)
+            return
+        }
         for channel in 0..<channels {
             // Planar: one plane per channel. Packed: every channel in plane 0.
             guard let plane = data[planar ? channel : 0] else { continue }
@@ -39,6 +44,29 @@ enum FFmpegSamples {
                 destination.update(repeating: 0, count: count * channels)
                 return
             }
+        }
+    }
+
+    /// Converts `count` consecutive samples of `plane`, from sample `first` on, to Float32.
+    private static func convert(_ plane: UnsafeMutablePointer<UInt8>, format: AVSampleFormat, from first: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeRawPointer(plane)
+        switch format {
+        case AV_SAMPLE_FMT_FLT:
+            out.update(from: raw.assumingMemoryBound(to: Float.self) + first, count: count)
+        case AV_SAMPLE_FMT_S16:
+            let samples = raw.assumingMemoryBound(to: Int16.self) + first
+            for index in 0..<count { out[index] = Float(samples[index]) * (1.0 / 32768.0) }
+        case AV_SAMPLE_FMT_S32:
+            let samples = raw.assumingMemoryBound(to: Int32.self) + first
+            for index in 0..<count { out[index] = Float(samples[index]) * (1.0 / 2147483648.0) }
+        case AV_SAMPLE_FMT_DBL:
+            let samples = raw.assumingMemoryBound(to: Double.self) + first
+            for index in 0..<count { out[index] = Float(samples[index]) }
+        case AV_SAMPLE_FMT_U8:
+            let samples = raw.assumingMemoryBound(to: UInt8.self) + first
+            for index in 0..<count { out[index] = (Float(samples[index]) - 128) * (1.0 / 128.0) }
+        default:
+            out.update(repeating: 0, count: count)
         }
     }
 }

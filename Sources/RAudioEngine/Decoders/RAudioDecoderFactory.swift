@@ -2,7 +2,8 @@ import ReadiumNavigator
 import ReadiumShared
 
 /// Opens the right decoder for a resource by sniffing its bytes, never by its name or declared type:
-/// libmpg123 for MP3, vorbisfile for Ogg Vorbis, FFmpeg for the rest it reads (AAC in MP4/M4A/M4B and
+/// libmpg123 for MP3, vorbisfile for Ogg Vorbis, raudio's MP4 reader with libavcodec for AAC and
+/// ALAC in MP4, FFmpeg for the rest it reads (AAC in MP4/M4A/M4B and
 /// ADTS, ALAC, Opus, FLAC, WAV). Recognized but undecodable formats throw `.unsupportedFormat` naming
 /// the format (or the DRM that protects it), anything else `.corrupt` ("not an audio file").
 ///
@@ -16,6 +17,17 @@ public struct RAudioDecoderFactory: AudioDecoderFactory {
             return try MPG123Decoder(resource: resource)
         case .vorbis:
             return try VorbisDecoder(resource: resource)
+        case .ffmpeg(let name) where name == AudioFormatSniffer.mp4Name:
+            // AAC and ALAC in a plain MP4 are demuxed by raudio (light and quick on long books); what
+            // its reader leaves (fragments, edits, other codecs, damage) goes to FFmpeg's demuxer.
+            let opening: MP4DecoderOpening
+            do {
+                return try MP4AudioDecoder(resource: resource)
+            } catch {
+                opening = error
+            }
+            if case .failed(let error) = opening { throw error }
+            return try FFmpegDecoder(resource: resource)
         case .ffmpeg:
             return try FFmpegDecoder(resource: resource)
         case .unsupported(let name):

@@ -1,5 +1,5 @@
 import Foundation
-import RAudioEngine
+@testable import RAudioEngine
 import RAudioTestSupport
 import ReadiumNavigator
 import ReadiumShared
@@ -50,6 +50,11 @@ struct AudioNavigatorFFmpegTracksTests {
         let lengths = tracks.map { Double($0.samples.count / 2) / 44100 }
         for (length, cut) in zip(lengths, cuts) {
             #expect(abs(length - cut.length) < 0.03, "a track of \(cut.length) s decodes to \(length) s")
+        }
+        // Each track lasts its edit, to the sample: no encoder delay before it, no padding after it.
+        for (track, link) in zip(tracks, publication.readingOrder) {
+            let stated = try FFmpegDecoderTests.statedLength(book.appendingPathComponent(link.href), rate: 44100)
+            #expect(track.samples.count / 2 == stated, "\(link.href): \(track.samples.count / 2) frames, its edit \(String(describing: stated))")
         }
     }
 
