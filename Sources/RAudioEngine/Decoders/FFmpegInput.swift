@@ -26,7 +26,7 @@ final class FFmpegInput {
 
     init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
-        if case .failure(let failure) = FFmpegLibrary.shared {
+        if case .failure(let failure) = FFmpegLibrary.withDemuxers {
             throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: failure.message)
         }
         Self.quietLog

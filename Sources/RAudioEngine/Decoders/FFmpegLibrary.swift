@@ -9,8 +9,16 @@ import Foundation
 /// struct layouts); the functions raudio calls are looked up by name in the libraries of FFmpeg 5.1
 /// (sonames libavformat.so.59, libavcodec.so.59, libavutil.so.57) and called through `FF`.
 final class FFmpegLibrary: @unchecked Sendable {
-    /// The loaded libraries, or why they could not be loaded (said by every FFmpeg decoder's error).
-    static let shared: Result<FFmpegLibrary, LoadFailure> = load()
+    /// libavutil and libavcodec: decoding (raudio's MP4 reader needs no more), or why they could not
+    /// be loaded (said by every FFmpeg decoder's error).
+    static let shared: Result<FFmpegLibrary, LoadFailure> = load(libraries.filter { $0.name != "libavformat" })
+
+    /// The decoding libraries and libavformat, FFmpeg's demuxers: some 40 more shared libraries
+    /// (network protocols, disc and tracker formats) and about 9 MB, loaded only for a file raudio's
+    /// own readers leave to FFmpeg.
+    static let withDemuxers: Result<FFmpegLibrary, LoadFailure> = shared.flatMap { decoding in
+        load(libraries.filter { $0.name == "libavformat" }).map { FFmpegLibrary(handles: decoding.handles + $0.handles) }
+    }
 
     struct LoadFailure: Error {
         let message: String
@@ -29,7 +37,7 @@ final class FFmpegLibrary: @unchecked Sendable {
         self.handles = handles
     }
 
-    private static func load() -> Result<FFmpegLibrary, LoadFailure> {
+    private static func load(_ libraries: [(name: String, sonames: [String])]) -> Result<FFmpegLibrary, LoadFailure> {
         var handles: [UnsafeMutableRawPointer] = []
         for library in libraries {
             guard let handle = library.sonames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
@@ -58,30 +66,36 @@ enum FF {
         return library
     }
 
+    /// For libavformat's functions: `FFmpegInput` checks `FFmpegLibrary.withDemuxers` first.
+    private static var demuxers: FFmpegLibrary {
+        guard case .success(let library) = FFmpegLibrary.withDemuxers else { fatalError("FFmpeg's demuxers used before FFmpegLibrary.withDemuxers was checked") }
+        return library
+    }
+
     typealias ReadPacket = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32
     typealias Seek = @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64
 
     // libavformat
-    static let avformat_alloc_context = library.function("avformat_alloc_context", as: (@convention(c) () -> UnsafeMutablePointer<AVFormatContext>?).self)
-    static let avformat_free_context = library.function("avformat_free_context", as: (@convention(c) (UnsafeMutablePointer<AVFormatContext>?) -> Void).self)
-    static let avformat_open_input = library.function("avformat_open_input", as: (@convention(c) (
+    static let avformat_alloc_context = demuxers.function("avformat_alloc_context", as: (@convention(c) () -> UnsafeMutablePointer<AVFormatContext>?).self)
+    static let avformat_free_context = demuxers.function("avformat_free_context", as: (@convention(c) (UnsafeMutablePointer<AVFormatContext>?) -> Void).self)
+    static let avformat_open_input = demuxers.function("avformat_open_input", as: (@convention(c) (
         UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?, UnsafePointer<CChar>?, UnsafePointer<AVInputFormat>?, UnsafeMutablePointer<OpaquePointer?>?
     ) -> Int32).self)
-    static let avformat_find_stream_info = library.function("avformat_find_stream_info", as: (@convention(c) (
+    static let avformat_find_stream_info = demuxers.function("avformat_find_stream_info", as: (@convention(c) (
         UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<OpaquePointer?>?
     ) -> Int32).self)
-    static let av_find_best_stream = library.function("av_find_best_stream", as: (@convention(c) (
+    static let av_find_best_stream = demuxers.function("av_find_best_stream", as: (@convention(c) (
         UnsafeMutablePointer<AVFormatContext>?, AVMediaType, Int32, Int32, UnsafeMutablePointer<UnsafePointer<AVCodec>?>?, Int32
     ) -> Int32).self)
-    static let av_read_frame = library.function("av_read_frame", as: (@convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVPacket>?) -> Int32).self)
-    static let avformat_seek_file = library.function("avformat_seek_file", as: (@convention(c) (
+    static let av_read_frame = demuxers.function("av_read_frame", as: (@convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVPacket>?) -> Int32).self)
+    static let avformat_seek_file = demuxers.function("avformat_seek_file", as: (@convention(c) (
         UnsafeMutablePointer<AVFormatContext>?, Int32, Int64, Int64, Int64, Int32
     ) -> Int32).self)
-    static let avformat_close_input = library.function("avformat_close_input", as: (@convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?) -> Void).self)
-    static let avio_alloc_context = library.function("avio_alloc_context", as: (@convention(c) (
+    static let avformat_close_input = demuxers.function("avformat_close_input", as: (@convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?) -> Void).self)
+    static let avio_alloc_context = demuxers.function("avio_alloc_context", as: (@convention(c) (
         UnsafeMutablePointer<UInt8>?, Int32, Int32, UnsafeMutableRawPointer?, ReadPacket?, ReadPacket?, Seek?
     ) -> UnsafeMutablePointer<AVIOContext>?).self)
-    static let avio_context_free = library.function("avio_context_free", as: (@convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?) -> Void).self)
+    static let avio_context_free = demuxers.function("avio_context_free", as: (@convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?) -> Void).self)
 
     // libavcodec
     static let avcodec_alloc_context3 = library.function("avcodec_alloc_context3", as: (@convention(c) (UnsafePointer<AVCodec>?) -> UnsafeMutablePointer<AVCodecContext>?).self)

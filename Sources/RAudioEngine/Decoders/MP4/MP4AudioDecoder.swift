@@ -31,6 +31,10 @@ public final class MP4AudioDecoder: AudioDecoder {
     private var nextSample = 0
     /// Where the next decoded PCM frame lies on the media's timeline, in output frames.
     private var decodePosition: Int64 = 0
+    /// The timing (output frames) of the packets sent and not yet decoded, oldest first. A decoded
+    /// frame takes its place and length from its packet: a packet the sample table says is shorter
+    /// than its frame (the end of each part of a book joined from encodes) gives only that many.
+    private var packetsInFlight: [(start: Int64, length: Int64)] = []
     /// The first output frame wanted: the edit's start, or a seek target (media timeline).
     private var wantedFrom: Int64 = 0
     /// The edit: where playback starts in the media and how long it lasts, in output frames.
@@ -140,6 +144,7 @@ public final class MP4AudioDecoder: AudioDecoder {
         guard let codecContext else { return }
         FF.avcodec_flush_buffers(codecContext)
         nextSample = first
+        packetsInFlight.removeAll(keepingCapacity: true)
         decodePosition = track.samples(track.samples.startTime(ofSample: first), at: format.sampleRate)
     }
 
@@ -155,6 +160,7 @@ public final class MP4AudioDecoder: AudioDecoder {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not open the \(codecName) decoder again: \(error.reason)")
         }
         nextSample = 0
+        packetsInFlight.removeAll(keepingCapacity: true)
         decodePosition = 0
     }
 
@@ -188,16 +194,26 @@ public final class MP4AudioDecoder: AudioDecoder {
                 pendingError = AudioDecoderError(.corrupt, href: href, message: "the file breaks off at \(timeDescription) (packet \(nextSample) of \(track.samples.sampleCount)): \(error.reason)")
                 return
             }
+            let timing = track.samples.timing(ofSample: nextSample)
             nextSample += 1
             // A damaged packet is skipped, as FFmpeg's command line skips it.
-            _ = FF.avcodec_send_packet(codecContext, packet)
+            if FF.avcodec_send_packet(codecContext, packet) >= 0 {
+                let rate = format.sampleRate
+                let start = track.samples(timing.start, at: rate)
+                packetsInFlight.append((start, track.samples(timing.start + timing.duration, at: rate) - start))
+            }
             FF.av_packet_unref(packet)
         }
     }
 
     /// Marks the part of `frame` inside the edit and after the wanted frame; false when none is.
     private func place(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
-        let count = Int64(frame.pointee.nb_samples)
+        var count = Int64(frame.pointee.nb_samples)
+        if !packetsInFlight.isEmpty {
+            let sent = packetsInFlight.removeFirst()
+            decodePosition = sent.start
+            count = min(count, sent.length)
+        }
         let start = decodePosition
         decodePosition += count
         let end = editStart + editLength

@@ -73,6 +73,28 @@ final class MP4SampleTable {
         return time
     }
 
+    /// When sample `index` starts and how long it lasts (track timescale); sequential calls are O(1).
+    func timing(ofSample index: Int) -> (start: Int64, duration: Int64) {
+        if index < timeCursor.firstSample { timeCursor = TimeCursor() }
+        while timeCursor.run < timeRuns.count, index >= timeCursor.firstSample + timeRuns[timeCursor.run].count {
+            let run = timeRuns[timeCursor.run]
+            timeCursor.firstSample += run.count
+            timeCursor.startTime += Int64(run.count) * run.delta
+            timeCursor.run += 1
+        }
+        guard timeCursor.run < timeRuns.count else { return (totalDuration, 0) }
+        let run = timeRuns[timeCursor.run]
+        return (timeCursor.startTime + Int64(index - timeCursor.firstSample) * run.delta, run.delta)
+    }
+
+    /// The time run of the last `timing(ofSample:)` call.
+    private var timeCursor = TimeCursor()
+    private struct TimeCursor {
+        var run = 0
+        var firstSample = 0
+        var startTime: Int64 = 0
+    }
+
     /// The sample playing at `time` (track timescale): the last one starting at or before it.
     func sample(at time: Int64) -> Int {
         var index = 0
