@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
@@ -44,7 +45,7 @@ let package = Package(
             name: "RAudioEngine",
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
-                "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg",
+                "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC",
             ]
         ),
         .target(

@@ -1,4 +1,5 @@
 import CESpeakNG
+import CFLAC
 import CMPG123
 import CPulseAudio
 import CSonic
@@ -9,13 +10,14 @@ import CVorbisFile
 public enum LinkedLibraries {
     /// One line per library: name and version. Calls `mpg123_distversion`'s older sibling
     /// `mpg123_decoders`, `vorbis_version_string`, `espeak_Info`, `pa_get_library_version`,
-    /// `soxr_version`, and creates and destroys a sonic stream (libsonic has no version call).
+    /// `soxr_version`, `FLAC__VERSION_STRING`, and creates and destroys a sonic stream (libsonic has no version call).
     public static func versions() -> [(name: String, version: String)] {
         let mpg123Decoder = mpg123_decoders()?.pointee.map { String(cString: $0) } ?? "unknown decoder"
         let vorbis = vorbis_version_string().map { String(cString: $0) } ?? "unknown"
         let espeak = espeak_Info(nil).map { String(cString: $0) } ?? "unknown"
         let pulse = pa_get_library_version().map { String(cString: $0) } ?? "unknown"
         let soxr = soxr_version().map { String(cString: $0) } ?? "unknown"
+        let flac = raudio_flac_version().map { String(cString: $0) } ?? "unknown"
         let sonicStream = sonicCreateStream(44_100, 1)
         let sonicWorks = sonicStream != nil
         if let sonicStream { sonicDestroyStream(sonicStream) }
@@ -25,6 +27,7 @@ public enum LinkedLibraries {
             ("espeak-ng", espeak),
             ("libpulse", pulse),
             ("libsoxr", soxr),
+            ("libFLAC", flac),
             ("libsonic", sonicWorks ? "available" : "unavailable"),
         ]
     }

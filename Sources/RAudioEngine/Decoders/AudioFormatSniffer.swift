@@ -32,6 +32,8 @@ public enum SniffedAudioFormat: Sendable, Equatable, CustomStringConvertible {
 public enum AudioFormatSniffer {
     /// The name an MP4 (MP4, M4A, M4B, ISO BMFF) file is sniffed as.
     static let mp4Name = "MP4/M4A"
+    /// The name a native FLAC file is sniffed as.
+    static let flacName = "FLAC"
 
     /// How many leading bytes `sniff(_:)` looks at. `sniff(resource:)` skips larger ID3v2 tags (cover
     /// art) by their declared size and reads as much again after them.
@@ -60,7 +62,7 @@ public enum AudioFormatSniffer {
             return inner == .notAudio ? .mp3 : inner
         }
         if matches(Array("OggS".utf8)) { return sniffOgg(bytes, at: start) }
-        if matches(Array("fLaC".utf8)) { return .ffmpeg(name: "FLAC") }
+        if matches(Array("fLaC".utf8)) { return .ffmpeg(name: flacName) }
         if matches(Array("RIFF".utf8)), matches(Array("WAVE".utf8), at: 8) { return .ffmpeg(name: "WAV") }
         if matches(Array("FORM".utf8)), matches(Array("AIF".utf8), at: 8) { return .ffmpeg(name: "AIFF") }
         if matches(Array("ftyp".utf8), at: 4) { return .ffmpeg(name: mp4Name) }

@@ -2,7 +2,7 @@ import ReadiumNavigator
 import ReadiumShared
 
 /// Opens the right decoder for a resource by sniffing its bytes, never by its name or declared type:
-/// libmpg123 for MP3, vorbisfile for Ogg Vorbis, raudio's MP4 reader with libavcodec for AAC and
+/// libmpg123 for MP3, vorbisfile for Ogg Vorbis, libFLAC for native FLAC, raudio's MP4 reader with libavcodec for AAC and
 /// ALAC in MP4, FFmpeg for the rest it reads (AAC in MP4/M4A/M4B and
 /// ADTS, ALAC, Opus, FLAC, WAV). Recognized but undecodable formats throw `.unsupportedFormat` naming
 /// the format (or the DRM that protects it), anything else `.corrupt` ("not an audio file").
@@ -28,6 +28,8 @@ public struct RAudioDecoderFactory: AudioDecoderFactory {
             }
             if case .failed(let error) = opening { throw error }
             return try FFmpegDecoder(resource: resource)
+        case .ffmpeg(let name) where name == AudioFormatSniffer.flacName:
+            return try FLACDecoder(resource: resource)
         case .ffmpeg:
             return try FFmpegDecoder(resource: resource)
         case .unsupported(let name):
