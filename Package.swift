@@ -13,11 +13,13 @@ let package = Package(
         .library(name: "ReadiumStreamer", targets: ["ReadiumStreamer"]),
         .library(name: "ReadiumNavigator", targets: ["ReadiumNavigator"]),
         .library(name: "RAudioEngine", targets: ["RAudioEngine"]),
+        .library(name: "RAudioState", targets: ["RAudioState"]),
         .executable(name: "raudio", targets: ["raudio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // C libraries from Debian, each behind a thin system-library module.
@@ -48,10 +50,12 @@ let package = Package(
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC",
             ]
         ),
+        // The listening state (positions, settings) in SQLite through GRDB.
+        .target(name: "RAudioState", dependencies: ["ReadiumShared", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "RAudioCLI",
             dependencies: [
-                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine",
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +78,7 @@ let package = Package(
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "ReadiumShared", "ReadiumNavigator"]),
+        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
     ],
     swiftLanguageModes: [.v6]
 )

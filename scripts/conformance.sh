@@ -11,6 +11,8 @@
 #   RAUDIO_CONFORMANCE_LIMIT   seconds allowed per command (default 60)
 # Exit: 0 when every run conforms, 1 when one does not, 64 for bad usage.
 set -uo pipefail
+# Every run starts where asked, not where an earlier run left the book (no listening state).
+export RAUDIO_NO_STATE=1
 
 RAUDIO="${1:?usage: conformance.sh RAUDIO_BINARY [EXTRA_DIRECTORY...]}"
 shift

@@ -8,6 +8,8 @@
 # exits 1 when any run was bad. A signal before `main` runs (the first ~25 ms) still takes the default
 # action (exit 143): see docs/events.md.
 set -uo pipefail
+# Every run starts where asked, not where an earlier run left the book (no listening state).
+export RAUDIO_NO_STATE=1
 runs=${1:?usage: signal-stress.sh RUNS MAX_DELAY_MS RAUDIO_COMMAND...}
 max_ms=${2:?usage: signal-stress.sh RUNS MAX_DELAY_MS RAUDIO_COMMAND...}
 shift 2

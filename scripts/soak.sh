@@ -15,6 +15,8 @@
 #   above),
 #   RAUDIO_SOAK_OUTPUT (default docs/SOAK.md). Exit 0 when every check passed, 1 otherwise.
 set -uo pipefail
+# Every run starts where asked, not where an earlier run left the book (no listening state).
+export RAUDIO_NO_STATE=1
 
 RAUDIO="${1:?usage: soak.sh RAUDIO_BINARY}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

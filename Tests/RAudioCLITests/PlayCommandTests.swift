@@ -115,6 +115,7 @@ import Testing
         let process = Process()
         process.executableURL = ProcessRunner.raudioExecutable
         process.arguments = ["play", Self.sampleBook, "--output", "null", "--realtime"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["RAUDIO_NO_STATE": "1"]) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = Pipe()
@@ -171,7 +172,7 @@ import Testing
     }
 
     @Test func closedStdoutEndsQuietly() throws {
-        let command = "'\(ProcessRunner.raudioExecutable.path)' play '\(Self.sampleBook)' --output null | head -n 2 >/dev/null"
+        let command = "RAUDIO_NO_STATE=1 '\(ProcessRunner.raudioExecutable.path)' play '\(Self.sampleBook)' --output null | head -n 2 >/dev/null"
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "set -o pipefail; \(command); echo ${PIPESTATUS[0]} >&2"], timeout: 60)
         #expect(!result.timedOut)
         #expect(result.standardError.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("0"))

@@ -94,7 +94,7 @@ import Testing
     @Test func stdinCommandsMoveByUtteranceAndRefuseSeek() throws {
         // Commands arrive once the first utterance plays (a second in), quit a second later.
         let commands = #"sleep 1; printf 'next\nnext\nprevious\nseek 10\n{"command":"voice","value":"fr","id":1}\npitch 1.5\nvoice xx-nope\n'; sleep 1; echo quit"#
-        let raudio = "'\(ProcessRunner.raudioExecutable.path)' speak '\(Self.sampleEPUB)' --output null --realtime"
+        let raudio = "RAUDIO_NO_STATE=1 '\(ProcessRunner.raudioExecutable.path)' speak '\(Self.sampleEPUB)' --output null --realtime"
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "(\(commands)) | \(raudio)"], timeout: 60)
         let events = try result.outputLines.map(PlayCommandTests.object)
         #expect(result.status == 0, "\(result.standardError)")

@@ -86,10 +86,20 @@ public enum ProcessRunner {
         return Corpus.projectRoot.appendingPathComponent(".build/debug/raudio")
     }
 
-    /// Runs the built `raudio` with `arguments`.
+    /// Runs the built `raudio` with `arguments`. Unless `environment` names a `RAUDIO_STATE_DIR`, the
+    /// run gets a listening-state directory of its own, removed after: tests never resume each
+    /// other's books, nor touch the user's state.
     public static func raudio(
         _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil, timeout: TimeInterval = 60
     ) throws -> ProcessResult {
-        try run(raudioExecutable, arguments, input: input, environment: environment, timeout: timeout)
+        var environment = environment ?? [:]
+        var ownState: URL?
+        if environment["RAUDIO_STATE_DIR"] == nil {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-state-\(UUID().uuidString)")
+            environment["RAUDIO_STATE_DIR"] = directory.path
+            ownState = directory
+        }
+        defer { if let ownState { try? FileManager.default.removeItem(at: ownState) } }
+        return try run(raudioExecutable, arguments, input: input, environment: environment, timeout: timeout)
     }
 }

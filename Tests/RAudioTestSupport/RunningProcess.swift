@@ -15,9 +15,15 @@ public final class RunningProcess: @unchecked Sendable {
     private let readerDone = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` (the environment is this process's plus `environment`).
+    /// Unless `environment` names a `RAUDIO_STATE_DIR`, the process gets a listening-state directory
+    /// of its own (see `ProcessRunner.raudio`).
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = executable
         process.arguments = arguments
+        var environment = environment
+        if environment["RAUDIO_STATE_DIR"] == nil {
+            environment["RAUDIO_STATE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-state-\(UUID().uuidString)").path
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardInput = input
         process.standardOutput = output

@@ -9,6 +9,8 @@
 #   RAUDIO_LOCATORS_OUTPUT  the file whose section to write (default docs/CONFORMANCE.md)
 # Exit: that of browser-check.py (0 all pass, 1 a book under its threshold, 2 set-up error).
 set -euo pipefail
+# Every run starts where asked, not where an earlier run left the book (no listening state).
+export RAUDIO_NO_STATE=1
 RAUDIO="${1:?usage: run.sh RAUDIO_BINARY}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"

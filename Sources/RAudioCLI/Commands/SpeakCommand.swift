@@ -20,11 +20,11 @@ struct SpeakCommand: AsyncParsableCommand {
 
     @OptionGroup var options: PlaybackOptions
 
-    @Option(help: "A voice identifier (see raudio voices) or a BCP-47 language tag such as fr or en-GB.")
+    @Option(help: "A voice identifier (see raudio voices) or a BCP-47 language tag such as fr or en-GB. Default: the book's last voice, else one for its language.")
     var voice: String?
 
-    @Option(help: "Pitch multiplier, 0.5 to 2.0 (1 = the voice's own).")
-    var pitch: Double = 1
+    @Option(help: "Pitch multiplier, 0.5 to 2.0 (1 = the voice's own). Default: the book's last pitch, else 1.")
+    var pitch: Double?
 
     @Option(help: "The language of text that declares none, when the book declares none either (BCP-47).")
     var language: String?
@@ -33,7 +33,7 @@ struct SpeakCommand: AsyncParsableCommand {
     var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
 
     func validate() throws {
-        guard pitch.isFinite, (0.5...2.0).contains(pitch) else {
+        if let pitch, !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")
         }
         if let language, !Language(code: language).isWellFormed {

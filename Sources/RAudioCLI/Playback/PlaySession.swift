@@ -1,5 +1,6 @@
 import Foundation
 import RAudioEngine
+import RAudioState
 import ReadiumNavigator
 import ReadiumShared
 
@@ -43,8 +44,12 @@ struct PlaySession {
         }
         var components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
         components.reconnectTimeout = options.reconnectTimeout
-        if publication.mediaOverlays != nil || (narration.forceTTS && publication.mediaType == .epub) {
-            return try await playNarration(of: publication, components: components)
+        let isNarration = publication.mediaOverlays != nil || (narration.forceTTS && publication.mediaType == .epub)
+        let memory = ListeningMemory.open(publication: publication, path: path, mode: isNarration ? "narration" : "play", options: options)
+        let configuration = configuration(remembering: memory)
+        memory?.remember(BookSettings(speed: options.speed, volume: options.volume))
+        if isNarration {
+            return try await playNarration(of: publication, components: components, configuration: configuration, memory: memory)
         }
         let navigator: AudioNavigator
         do {
@@ -54,15 +59,16 @@ struct PlaySession {
         }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
-            await applyStartPosition(to: navigator)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory).run(controller, opened: opened) {
+            await applyStartPosition(to: navigator, memory: memory)
         }
         await navigator.close()
         return status
     }
 
     /// A narrated EPUB: its media overlays through a `MediaOverlayNavigator`.
-    private func playNarration(of publication: Publication, components: AudioComponents) async throws(StandardStreams.ReaderGone) -> ExitStatus {
+    private func playNarration(of publication: Publication, components: AudioComponents, configuration: AudioNavigatorConfiguration,
+                               memory: ListeningMemory?) async throws(StandardStreams.ReaderGone) -> ExitStatus {
         var engine: ESpeakEngine?
         if !narration.noTTS {
             let loaded = VoicePresets.load()
@@ -82,8 +88,12 @@ struct PlaySession {
         }
         let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen).run(controller, opened: opened) {
-            guard let from = options.from else { return nil }
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory).run(controller, opened: opened) {
+            guard let from = options.from else {
+                if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
+                return nil
+            }
+            if case .start = from { return nil }
             guard case .locatorJSON(let text) = from else { return "--from: a narrated book starts from a locator (JSON), not a time or percentage" }
             return await go(navigator, toLocatorJSON: text)
         }
@@ -97,10 +107,12 @@ struct PlaySession {
         return false
     }
 
-    private var configuration: AudioNavigatorConfiguration {
+    /// The navigator's settings: the options, else what the book was last played with.
+    private func configuration(remembering memory: ListeningMemory?) -> AudioNavigatorConfiguration {
+        let remembered = memory?.rememberedSettings
         var configuration = AudioNavigatorConfiguration()
-        configuration.speed = options.speed
-        configuration.volume = options.volume
+        configuration.speed = options.speed ?? remembered?.speed ?? 1
+        configuration.volume = options.volume ?? remembered?.volume ?? 1
         configuration.positionInterval = options.interval
         configuration.stopAfter = options.duration
         return configuration
@@ -111,9 +123,16 @@ struct PlaySession {
     }
 
     /// Moves to `--from` before playing; returns a message when it is unusable.
-    private func applyStartPosition(to navigator: AudioNavigator) async -> String? {
-        guard let from = options.from else { return nil }
+    private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?) async -> String? {
+        guard let from = options.from else {
+            if let resume = memory?.resumePoint, await resumeAt(resume.locator, navigator), resume.rewind > 0 {
+                await navigator.seek(by: -resume.rewind)
+            }
+            return nil
+        }
         switch from {
+        case .start:
+            break
         case .seconds(let seconds):
             await navigator.seek(to: seconds)
         case .percentage(let percent):
@@ -126,6 +145,19 @@ struct PlaySession {
             return await go(navigator, toLocatorJSON: text)
         }
         return nil
+    }
+
+    /// Goes where the book was left; a saved position that no longer fits the book is said and ignored.
+    @discardableResult
+    private func resumeAt(_ locator: Locator, _ navigator: some RecordingNavigator) async -> Bool {
+        do {
+            try await navigator.go(to: locator)
+            StandardStreams.printError("raudio: resuming where the book was left (\(locator.href)\(locator.locations.fragments.first.map { "#" + $0 } ?? ""))")
+            return true
+        } catch {
+            StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
+            return false
+        }
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.

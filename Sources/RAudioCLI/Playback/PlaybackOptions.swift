@@ -8,15 +8,15 @@ struct PlaybackOptions: ParsableArguments {
     var output: OutputChoice = .pulse
 
     @Option(help: ArgumentHelp(
-        "Where to start: a Readium Locator as JSON, a time in the publication (seconds or h:mm:ss), or a percentage such as 42%.",
+        "Where to start: a Readium Locator as JSON, a time in the publication (seconds or h:mm:ss), a percentage such as 42%, or `start`; by default where the book was left.",
         valueName: "position"))
     var from: StartPosition?
 
-    @Option(help: "Playback speed, 0.5 to 3.0 (1 = normal); the pitch is preserved.")
-    var speed: Double = 1
+    @Option(help: "Playback speed, 0.5 to 3.0 (1 = normal); the pitch is preserved. Default: the book's last speed, else 1.")
+    var speed: Double?
 
-    @Option(help: "Volume, 0 to 1.")
-    var volume: Double = 1
+    @Option(help: "Volume, 0 to 1. Default: the book's last volume, else 1.")
+    var volume: Double?
 
     @Flag(help: "Pace the wav and null outputs in real time (they otherwise run as fast as decoding allows).")
     var realtime = false
@@ -33,11 +33,22 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
+    @Option(help: ArgumentHelp(
+        "Where the listening state (positions, settings) is kept; default $RAUDIO_STATE_DIR, else $XDG_STATE_HOME/raudio, else ~/.local/state/raudio.",
+        valueName: "directory"))
+    var stateDir: String?
+
+    @Flag(help: "Neither resume nor remember this book's position and settings.")
+    var noState = false
+
+    @Flag(help: "Resume exactly where the book was left, without going back a little after a long pause.")
+    var noAutoRewind = false
+
     func validate() throws {
-        guard speed.isFinite, (0.5...3.0).contains(speed) else {
+        if let speed, !(speed.isFinite && (0.5...3.0).contains(speed)) {
             throw ValidationError("--speed must be between 0.5 and 3.0, for example --speed 1.5")
         }
-        guard volume.isFinite, (0...1).contains(volume) else {
+        if let volume, !(volume.isFinite && (0...1).contains(volume)) {
             throw ValidationError("--volume must be between 0 and 1, for example --volume 0.8")
         }
         guard interval.isFinite, interval >= 0.05 else {
@@ -82,13 +93,17 @@ enum OutputChoice: ExpressibleByArgument, Equatable {
 
 /// `--from`: a locator, a time, or a percentage of the publication.
 enum StartPosition: ExpressibleByArgument, Equatable {
+    /// `--from start`: the beginning, whatever the listening state remembers.
+    case start
     case locatorJSON(String)
     case seconds(Double)
     case percentage(Double)
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("{") {
+        if text.lowercased() == "start" {
+            self = .start
+        } else if text.hasPrefix("{") {
             self = .locatorJSON(text)
         } else if text.hasSuffix("%") {
             guard let value = TimeParser.decimal(Substring(text.dropLast())), value.isFinite, (0...100).contains(value) else {

@@ -5,6 +5,8 @@ import ReadiumShared
 struct SessionDriver {
     let writer: EventWriter
     let keepOpen: Bool
+    /// The listening state, saved as the session goes and when it ends.
+    var memory: ListeningMemory? = nil
     /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
     static let stopGracePeriod: Duration = .seconds(3)
 
@@ -23,7 +25,8 @@ struct SessionDriver {
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers)
-        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen)
+        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory)
+        defer { memory?.sessionEnded(finished: loop.reachedTheEnd) }
         await controller.play()
         var isStopTimerRunning = false
         for await input in inputs {

@@ -16,15 +16,23 @@ struct SessionLoop {
     private(set) var isQuitting = false
     private var fatalStatus: ExitStatus?
 
-    init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool) {
+    /// The listening state to keep up to date, unless `--no-state`.
+    let memory: ListeningMemory?
+
+    init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil) {
         self.controller = controller
         self.writer = writer
         self.keepOpen = keepOpen
+        self.memory = memory
     }
+
+    /// Whether the publication was played to its end.
+    var reachedTheEnd: Bool { lastState?.name == "ended" }
 
     mutating func handle(_ input: SessionInput) async throws(StandardStreams.ReaderGone) -> ExitStatus? {
         switch input {
         case .navigator(let event):
+            memory?.note(event)
             return try handle(event)
         case .navigatorFinished:
             return fatalStatus ?? .success
@@ -114,6 +122,7 @@ struct SessionLoop {
                 try writer.report("error", code: error.code, message: error.message, fatal: false, id: request.id)
                 return nil
             }
+            memory?.note(request.command)
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import RAudioEngine
+import RAudioState
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
@@ -29,13 +30,19 @@ struct SpeakSession {
         } catch {
             throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
         }
+        let memory = ListeningMemory.open(publication: publication, path: command.path, mode: "speak", options: command.options)
+        let remembered = memory?.rememberedSettings
+        memory?.remember(BookSettings(speed: command.options.speed, volume: command.options.volume, voice: command.voice, pitch: command.pitch))
         var configuration = SpeechSynthesizerConfiguration(
-            defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed, pitch: command.pitch,
-            volume: command.options.volume, skippedRoles: command.skippedRoles, stopAfter: command.options.duration)
+            defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed ?? remembered?.speed ?? 1,
+            pitch: command.pitch ?? remembered?.pitch ?? 1, volume: command.options.volume ?? remembered?.volume ?? 1,
+            skippedRoles: command.skippedRoles, stopAfter: command.options.duration)
         if let voice = command.voice {
             guard let found = VoiceResolver.voice(for: voice, in: engine) else {
                 throw CommandFailure(.usage, code: "unknown-voice", message: "--voice \(voice): \(VoiceResolver.unknownMessage(voice, in: engine))")
             }
+            configuration.voiceIdentifier = found.identifier
+        } else if let voice = remembered?.voice, let found = VoiceResolver.voice(for: voice, in: engine) {
             configuration.voiceIdentifier = found.identifier
         }
         let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
@@ -51,9 +58,9 @@ struct SpeakSession {
         }
         let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
         do {
-            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen)
+            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory)
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
-                    await moveToStart(synthesizer, service: service)
+                    await moveToStart(synthesizer, service: service, memory: memory)
                 }
             await synthesizer.close()
             return status
@@ -64,10 +71,21 @@ struct SpeakSession {
     }
 
     /// Plans from `--from`; returns a message when it is unusable.
-    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?) async -> String? {
+    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?, memory: ListeningMemory?) async -> String? {
         let locator: Locator
         switch command.options.from {
-        case nil, .seconds?:
+        case nil:
+            // Where the book was left: the utterance being spoken then.
+            // (No auto-rewind: speech starts again at the start of the sentence it was in.)
+            guard let resume = memory?.resumePoint?.locator else { return nil }
+            do {
+                try await synthesizer.go(to: resume)
+                StandardStreams.printError("raudio: resuming where the book was left (\(resume.href))")
+            } catch {
+                StandardStreams.printError("raudio: warning: the saved position (\(resume.href)) is not in this book any more (\(error)); starting from the beginning")
+            }
+            return nil
+        case .start?, .seconds?:
             return nil
         case .percentage(let percent)?:
             guard let found = service?.locator(atTotalProgression: percent / 100) else {

@@ -10,19 +10,15 @@ public enum AudioTrackDescription {
         let codec: String
         let format: PCMFormat
         do {
-            switch try RAudioDecoderFactory.sniff(resource) {
-            case .mp3:
-                let decoder = try MPG123Decoder(resource: resource)
-                (codec, format) = ("MP3", decoder.format)
-            case .vorbis:
-                let decoder = try VorbisDecoder(resource: resource)
-                (codec, format) = ("Vorbis", decoder.format)
-            case .ffmpeg:
-                let decoder = try FFmpegDecoder(resource: resource)
-                (codec, format) = (decoder.codecDescription, decoder.format)
-            default:
-                _ = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
-                return "not playable"
+            let decoder = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
+            format = decoder.format
+            switch decoder {
+            case is MPG123Decoder: codec = "MP3"
+            case is VorbisDecoder: codec = "Vorbis"
+            case is FLACDecoder: codec = "FLAC"
+            case let mp4 as MP4AudioDecoder: codec = mp4.codecDescription
+            case let ffmpeg as FFmpegDecoder: codec = ffmpeg.codecDescription
+            default: codec = "audio"
             }
         } catch {
             return "not playable: \(error.message)"

@@ -100,6 +100,18 @@ public final class MP4AudioDecoder: AudioDecoder {
     /// The codec's name (`aac`, `alac`).
     public var codecName: String { configuration.codecID == AV_CODEC_ID_AAC ? "aac" : "alac" }
 
+    /// The codec and its AAC profile as FFmpeg names them: "AAC LC", "AAC HE-AAC", "AAC HE-AACv2", "ALAC".
+    var codecDescription: String {
+        guard configuration.codecID == AV_CODEC_ID_AAC, let first = configuration.extradata.first else { return "ALAC" }
+        // The AudioSpecificConfig's first 5 bits: the audio object type (31 escapes to 6 more bits).
+        var objectType = Int(first >> 3)
+        if objectType == 31, configuration.extradata.count > 1 {
+            objectType = 32 + (Int(first & 0x07) << 3 | Int(configuration.extradata[1] >> 5))
+        }
+        let profiles = [1: "Main", 2: "LC", 3: "SSR", 4: "LTP", 5: "HE-AAC", 29: "HE-AACv2", 23: "LD", 39: "ELD", 42: "xHE-AAC"]
+        return profiles[objectType].map { "AAC \($0)" } ?? "AAC"
+    }
+
     public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(AudioDecoderError) -> Int {
         let channels = format.channelCount
         var written = 0

@@ -1,0 +1,137 @@
+import Foundation
+import RAudioState
+import ReadiumNavigator
+import ReadiumShared
+
+/// A session's link to the listening-state store: where to resume, and saving where the listener is
+/// (on pause, stop, the end, a track change, every 15 s of playing, and when the session ends).
+///
+/// Runs on the session's task, never on the render thread. A store that fails is reported once on
+/// stderr and then left alone: playback never stops for it.
+final class ListeningMemory {
+    let store: ListeningStateStore
+    let key: String
+    let mode: String
+    /// What the store held when the session started (before this session's saves).
+    let previous: BookRecord?
+    private let autoRewind: AutoRewind
+    private var lastLocator: Locator?
+    private var lastAudioLocator: Locator?
+    private var lastSave = ContinuousClock.now
+    private var isPlaying = false
+    private var failed = false
+    /// How often a playing session saves its position: 15 s (`RAUDIO_SAVE_INTERVAL` seconds, for tests).
+    private let saveInterval: Duration
+
+    private init(store: ListeningStateStore, key: String, mode: String, previous: BookRecord?, autoRewind: AutoRewind) {
+        self.store = store
+        self.key = key
+        self.mode = mode
+        self.previous = previous
+        self.autoRewind = autoRewind
+        let seconds = ProcessInfo.processInfo.environment["RAUDIO_SAVE_INTERVAL"].flatMap(Double.init) ?? 15
+        saveInterval = .milliseconds(Int64(max(0.1, seconds) * 1000))
+    }
+
+    /// The memory of `publication` opened from `path`, or nil with `--no-state` or when the store
+    /// cannot be used (a warning on stderr says why).
+    static func open(publication: Publication, path: String, mode: String, options: PlaybackOptions) -> ListeningMemory? {
+        guard !options.noState, ProcessInfo.processInfo.environment["RAUDIO_NO_STATE"] != "1" else { return nil }
+        let (store, warnings) = ListeningStateStore.open(directory: StateDirectory.resolve(option: options.stateDir))
+        for warning in warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+        guard let store else { return nil }
+        let key = BookIdentity.key(for: publication)
+        do {
+            let previous = try store.book(key: key)
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            try store.opened(key: key, title: publication.title, path: absolute, mode: mode)
+            return ListeningMemory(store: store, key: key, mode: mode, previous: previous, autoRewind: options.noAutoRewind ? .off : .standard)
+        } catch {
+            StandardStreams.printError("raudio: warning: the listening state in \(store.file.path) cannot be used (\(error)); playing without it")
+            return nil
+        }
+    }
+
+    /// Where to start: the saved locator, unless the book was finished or has none; and how far to go
+    /// back from it, by how long ago it was saved (`AutoRewind`), for a navigator with a timeline.
+    var resumePoint: (locator: Locator, rewind: Double)? {
+        guard let previous, !previous.finished, let json = previous.locator, let locator = try? Locator(jsonString: json, source: "the saved position") else {
+            return nil
+        }
+        let pause = previous.savedAt.map { Date().timeIntervalSince1970 - $0 } ?? 0
+        return (locator, autoRewind.rewind(afterPause: pause))
+    }
+
+    /// Settings remembered for the book.
+    var rememberedSettings: BookSettings {
+        BookSettings(speed: previous?.speed, volume: previous?.volume, voice: previous?.voice, pitch: previous?.pitch)
+    }
+
+    /// Follows an event: remembers its locator and saves when the state changes, the track changes,
+    /// or 15 s passed while playing.
+    func note(_ event: SessionEvent) {
+        switch event {
+        case .withAudioLocator(let inner, let audio):
+            if let audio { lastAudioLocator = audio }
+            note(inner)
+        case .stateChanged(let state, let locator):
+            if let locator { lastLocator = locator }
+            isPlaying = state.name == "playing"
+            switch state.name {
+            case "paused", "stopped": save(finished: false)
+            case "ended": save(finished: true)
+            default: break
+            }
+        case .track(_, _, let locator):
+            lastLocator = locator
+            save(finished: false)
+        case .position(let locator), .utterance(_, _, _, let locator), .narration(_, _, let locator):
+            lastLocator = locator
+            if isPlaying, ContinuousClock.now - lastSave >= saveInterval { save(finished: false) }
+        case .range, .warning, .error:
+            break
+        }
+    }
+
+    /// Remembers settings given on the command line (nil ones are left as they were).
+    func remember(_ settings: BookSettings) {
+        guard settings != BookSettings() else { return }
+        attempt { try store.save(settings, key: key) }
+    }
+
+    /// Remembers a setting the listener changed.
+    func note(_ command: PlayerCommand) {
+        let settings: BookSettings? = switch command {
+        case .speed(let value): BookSettings(speed: value)
+        case .volume(let value): BookSettings(volume: value)
+        case .voice(let value): BookSettings(voice: value)
+        case .pitch(let value): BookSettings(pitch: value)
+        default: nil
+        }
+        guard let settings else { return }
+        attempt { try store.save(settings, key: key) }
+    }
+
+    /// The last save, when the session ends (quit, a signal, the end of `--duration`).
+    func sessionEnded(finished: Bool) {
+        save(finished: finished)
+    }
+
+    private func save(finished: Bool) {
+        guard let lastLocator else { return }
+        lastSave = .now
+        let position = SavedPosition(locator: lastLocator.json.serialized(), audioLocator: lastAudioLocator?.json.serialized(),
+                                     progression: lastLocator.locations.totalProgression, finished: finished)
+        attempt { try store.save(position, key: key) }
+    }
+
+    private func attempt(_ write: () throws -> Void) {
+        guard !failed else { return }
+        do {
+            try write()
+        } catch {
+            failed = true
+            StandardStreams.printError("raudio: warning: could not save the listening state in \(store.file.path) (\(error)); playback goes on without saving")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// The listening state: where each book was left, its settings, in a SQLite file (`state.sqlite3`)
+/// through GRDB. WAL mode and a busy timeout, so several raudio processes share it without
+/// "database is locked"; a versioned schema migrated on open.
+///
+/// Opening never stops playback: a directory that cannot be written gives a warning and no store; a
+/// damaged file is moved aside (`state.sqlite3.corrupt-DATE`) with a warning and a new one made.
+/// Calls block briefly (a write is a few hundred microseconds): make them from a task, never from the
+/// render thread. Thread-safe.
+public final class ListeningStateStore: Sendable {
+    public let file: URL
+    private let database: DatabasePool
+
+    private init(file: URL, database: DatabasePool) {
+        self.file = file
+        self.database = database
+    }
+
+    /// Opens (or creates) the store in `directory`; nil and warnings when it cannot be used.
+    public static func open(directory: URL) -> (store: ListeningStateStore?, warnings: [String]) {
+        let file = directory.appendingPathComponent(StateDirectory.fileName)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return (nil, ["the listening state cannot be kept in \(directory.path) (\(Self.describe(error))); playing without it"])
+        }
+        do {
+            return (try ListeningStateStore(file: file, database: openDatabase(file)), [])
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            let aside = file.deletingLastPathComponent().appendingPathComponent("\(StateDirectory.fileName).corrupt-\(Self.timestamp())")
+            do {
+                try FileManager.default.moveItem(at: file, to: aside)
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+                let store = try ListeningStateStore(file: file, database: openDatabase(file))
+                return (store, ["\(file.path) was damaged (\(error.message ?? "not a database")); moved aside to \(aside.lastPathComponent), a new one was made"])
+            } catch {
+                return (nil, ["\(file.path) is damaged and could not be replaced (\(Self.describe(error))); playing without listening state"])
+            }
+        } catch {
+            return (nil, ["the listening state in \(file.path) cannot be used (\(Self.describe(error))); playing without it"])
+        }
+    }
+
+    private static func openDatabase(_ file: URL) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL (DatabasePool's mode) with NORMAL sync: a killed process loses nothing committed.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: file.path, configuration: configuration)
+        try StateSchema.migrator.migrate(pool)
+        return pool
+    }
+
+    // MARK: - Books
+
+    public func book(key: String) throws -> BookRecord? {
+        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM book WHERE key = ?", arguments: [key]).map(StateSchema.book) }
+    }
+
+    /// Records that a book was opened now from `path` (its title and path updated), keeping its position.
+    public func opened(key: String, title: String, path: String, mode: String, at time: Double = Date().timeIntervalSince1970) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO book (key, title, path, mode, lastOpened) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET title = excluded.title, path = excluded.path, mode = excluded.mode, lastOpened = excluded.lastOpened
+                """, arguments: [key, title, path, mode, time])
+        }
+    }
+
+    public func save(_ position: SavedPosition, key: String, at time: Double = Date().timeIntervalSince1970) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE book SET locator = ?, audioLocator = ?, progression = ?, finished = ?, savedAt = ? WHERE key = ?
+                """, arguments: [position.locator, position.audioLocator, position.progression, position.finished, time, key])
+        }
+    }
+
+    public func save(_ settings: BookSettings, key: String) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE book SET speed = coalesce(?, speed), volume = coalesce(?, volume), voice = coalesce(?, voice), pitch = coalesce(?, pitch) WHERE key = ?
+                """, arguments: [settings.speed, settings.volume, settings.voice, settings.pitch, key])
+        }
+    }
+
+    /// Every book, the most recently opened first.
+    public func history() throws -> [BookRecord] {
+        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+
+    // MARK: - Words
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return (error as NSError).localizedDescription
+    }
+
+    private static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: Date())
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import RAudioState
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+
+/// The listening state with the real binary and a real SQLite file: resume where a book was left
+/// (after a stop, a signal, a kill), start over, history, remembered settings, and faults (a damaged
+/// file, a directory that cannot be written, two players at once).
+@Suite struct ListeningStateTests {
+    static let book = PlayCommandTests.sampleBook
+
+    /// Runs `raudio` with its state in `directory`.
+    static func raudio(_ arguments: [String], state directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.raudio(arguments, environment: environment.merging(["RAUDIO_STATE_DIR": directory.url.path]) { _, new in new }, timeout: 120)
+    }
+
+    static func events(_ result: ProcessResult) throws -> [JSONObject] {
+        try result.outputLines.map(PlayCommandTests.object)
+    }
+
+    /// The publication time of the first `position` event: where playback started.
+    static func firstPosition(_ result: ProcessResult) throws -> Double? {
+        try events(result).first { $0["type"] == "position" }.flatMap { $0["locator"]?.objectValue }.flatMap(PlayCommandTests.publicationTime)
+    }
+
+    static func history(_ state: TemporaryDirectory) throws -> [JSONObject] {
+        let result = try raudio(["history"], state: state)
+        #expect(result.status == 0, "\(result.standardError)")
+        return try events(result)
+    }
+
+    @Test func aBookResumesWhereItStoppedAndStartsOverOnAsk() throws {
+        let state = try TemporaryDirectory()
+        // 30 s of audio: into the second track.
+        let first = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "30"], state: state)
+        #expect(first.status == 0, "\(first.standardError)")
+        let saved = try #require(try Self.history(state).first)
+        #expect(saved["title"]?.stringValue?.isEmpty == false)
+        #expect(saved["finished"] == false)
+        let savedTime = try #require(saved["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        #expect(abs(savedTime - 30) < 1, "saved at \(savedTime) s")
+
+        let again = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "2"], state: state)
+        #expect(again.status == 0)
+        #expect(again.standardError.contains("resuming where the book was left"), "\(again.standardError)")
+        let resumed = try #require(try Self.firstPosition(again))
+        // A pause of seconds: no auto-rewind.
+        #expect(resumed >= savedTime - 0.01 && resumed < savedTime + 1, "resumed at \(resumed) s, saved \(savedTime) s")
+
+        let over = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "2", "--from", "start"], state: state)
+        #expect(try #require(try Self.firstPosition(over)) < 1)
+        let elsewhere = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "2", "--no-state"], state: state)
+        #expect(try #require(try Self.firstPosition(elsewhere)) < 1, "--no-state neither resumes")
+    }
+
+    @Test func aFinishedBookIsMarkedAndStartsOver() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null"], state: state).status == 0)
+        let saved = try #require(try Self.history(state).first)
+        #expect(saved["finished"] == true)
+        #expect(saved["progression"]?.doubleValue.map { $0 > 0.99 } == true, "\(String(describing: saved["progression"]))")
+        let again = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "2"], state: state)
+        #expect(try #require(try Self.firstPosition(again)) < 1)
+    }
+
+    /// A long pause rewinds a little; `--no-auto-rewind` does not.
+    @Test func aLongPauseRewinds() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "30"], state: state).status == 0)
+        // Two hours ago, as far as the store knows.
+        let store = try #require(ListeningStateStore.open(directory: state.url).store)
+        let opened = try #require(try store.history().first)
+        let locator = try #require(opened.locator)
+        try store.save(SavedPosition(locator: locator), key: opened.key, at: Date().timeIntervalSince1970 - 7200)
+        let saved = try #require((try? JSONParser.parse(locator))?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        let rewound = try #require(try Self.firstPosition(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1", "--no-auto-rewind"], state: state)))
+        #expect(abs(rewound - saved) < 0.5, "--no-auto-rewind: \(rewound) s, saved \(saved) s")
+        try store.save(SavedPosition(locator: locator), key: opened.key, at: Date().timeIntervalSince1970 - 7200)
+        let back = try #require(try Self.firstPosition(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1"], state: state)))
+        #expect(abs(back - (saved - 10)) < 0.5, "after two hours: \(back) s, saved \(saved) s")
+    }
+
+    @Test func sigtermSavesAndSigkillLosesAtMostTheSaveInterval() throws {
+        let state = try TemporaryDirectory()
+        let environment = ["RAUDIO_STATE_DIR": state.url.path, "RAUDIO_SAVE_INTERVAL": "1"]
+        let killed = try RunningProcess(ProcessRunner.raudioExecutable, ["play", Self.book, "--output", "null", "--realtime"], environment: environment)
+        #expect(killed.waitForLine(timeout: 20) { $0.contains("\"type\":\"position\"") && $0.contains("t=3") })
+        killed.signal(SIGKILL)
+        _ = killed.finish(timeout: 10)
+        let afterKill = try #require(try Self.history(state).first?["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        #expect(afterKill >= 1.5 && afterKill <= 3.6, "a kill at 3 s left \(afterKill) s (saves every second here)")
+
+        let stopped = try RunningProcess(ProcessRunner.raudioExecutable, ["play", Self.book, "--output", "null", "--realtime", "--from", "10"],
+                                         environment: ["RAUDIO_STATE_DIR": state.url.path])
+        #expect(stopped.waitForLine(timeout: 20) { $0.contains("\"type\":\"position\"") && $0.contains("t=12") })
+        stopped.signal(SIGTERM)
+        #expect(stopped.finish(timeout: 10))
+        let afterTerm = try #require(try Self.history(state).first?["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        #expect(afterTerm >= 12 && afterTerm < 13.5, "SIGTERM at 12 s saved \(afterTerm) s")
+    }
+
+    @Test func settingsAreRemembered() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1", "--speed", "1.5", "--volume", "0.5"], state: state).status == 0)
+        let saved = try #require(try Self.history(state).first)
+        #expect(saved["speed"] == 1.5 && saved["volume"] == 0.5)
+        // Without --speed, 4 s of the book at the remembered 1.5x render in 2.67 s.
+        let wav = state.path("out.wav")
+        #expect(try Self.raudio(["play", Self.book, "--output", "wav:\(wav)", "--duration", "4", "--from", "start"], state: state).status == 0)
+        let seconds = try WAVHeader(path: wav).seconds
+        #expect(abs(seconds - 4 / 1.5) < 0.1, "rendered \(seconds) s")
+    }
+
+    @Test func aSpokenBookResumesAtItsUtterance() throws {
+        let state = try TemporaryDirectory()
+        let first = try Self.raudio(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--duration", "12"], state: state)
+        #expect(first.status == 0, "\(first.standardError)")
+        let spoken = try Self.events(first).filter { $0["type"] == "utterance" }
+        let last = try #require(spoken.last?["locator"]?.objectValue)
+        let saved = try #require(try Self.history(state).first)
+        #expect(saved["mode"] == "speak")
+        #expect(saved["locator"]?.objectValue?["text"] == last["text"], "the saved locator quotes the last utterance")
+        let again = try Self.raudio(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--duration", "2"], state: state)
+        #expect(again.standardError.contains("resuming"), "\(again.standardError)")
+        let firstAgain = try #require(try Self.events(again).first { $0["type"] == "utterance" }?["locator"]?.objectValue)
+        #expect(firstAgain["href"] == last["href"] && firstAgain["text"] == last["text"], "resumed at \(firstAgain), left at \(last)")
+        if ReadiumValidator.isAvailable {
+            try ReadiumValidator.validate(.locator, try Self.raudio(["history"], state: state).standardOutput)
+        }
+    }
+
+    @Test func aDamagedStateFileIsMovedAsideAndPlaybackGoesOn() throws {
+        let state = try TemporaryDirectory()
+        try Data(repeating: 0x5A, count: 8192).write(to: state.url.appendingPathComponent(StateDirectory.fileName))
+        let result = try Self.raudio(["play", Self.book, "--output", "null", "--duration", "3"], state: state)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("moved aside"), "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.url.path)
+        #expect(files.contains { $0.hasPrefix("state.sqlite3.corrupt-") }, "\(files)")
+        #expect(try Self.history(state).count == 1, "a new store was made and used")
+    }
+
+    @Test func aStateDirectoryThatCannotBeMadeWarnsAndPlaybackGoesOn() throws {
+        let state = try TemporaryDirectory()
+        // A directory under a regular file cannot exist, even for root.
+        let blocker = state.path("a-file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let result = try ProcessRunner.raudio(["play", Self.book, "--output", "null", "--duration", "3", "--state-dir", blocker + "/state"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("cannot be kept in \(blocker)/state"), "\(result.standardError)")
+        #expect(result.outputLines.last?.contains("\"state\":\"stopped\"") == true)
+    }
+
+    @Test func twoPlayersOnOneBookShareTheStoreWithoutLocking() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["RAUDIO_STATE_DIR": state.url.path, "RAUDIO_SAVE_INTERVAL": "0.1"]
+        let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+            for _ in 0..<2 {
+                group.addTask { try ProcessRunner.raudio(["play", Self.book, "--output", "null", "--interval", "0.05"], environment: environment, timeout: 120) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results {
+            #expect(result.status == 0)
+            #expect(!result.standardError.contains("warning"), "\(result.standardError)")
+        }
+        let (opened, warnings) = ListeningStateStore.open(directory: state.url)
+        #expect(warnings.isEmpty)
+        let store = try #require(opened)
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try store.history().count == 1)
+    }
+}
