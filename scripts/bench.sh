@@ -15,6 +15,8 @@
 # (reason)"; the script goes on. It exits 0 when it ran (targets missed are reported, not failures),
 # 64 for bad usage. Long inputs are generated into build/bench/ (ignored) and reused when present.
 set -uo pipefail
+# Every run starts where asked, not where an earlier run left the book (no listening state).
+export RAUDIO_NO_STATE=1
 
 RAUDIO="${1:?usage: bench.sh RAUDIO_BINARY [RAUDIO_BENCH_BINARY]}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
