@@ -8,7 +8,7 @@ public struct RAudioCommand: AsyncParsableCommand {
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, VersionCommand.self]
+        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self]
     )
 
     public init() {}

@@ -65,3 +65,14 @@ public struct BookSettings: Sendable, Equatable {
         self.pitch = pitch
     }
 }
+
+/// A place in a book the listener marked.
+public struct Bookmark: Sendable, Equatable {
+    /// Unique in the store; what `go bookmark:ID` takes.
+    public var id: Int64
+    /// Readium Locator JSON: an audio locator, or a text locator with its quote.
+    public var locator: String
+    public var note: String?
+    /// Seconds since 1970.
+    public var created: Double
+}

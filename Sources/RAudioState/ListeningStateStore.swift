@@ -87,6 +87,31 @@ public final class ListeningStateStore: Sendable {
         }
     }
 
+    // MARK: - Bookmarks
+
+    /// Adds a bookmark to the book `key` (which `opened` must have recorded).
+    public func addBookmark(key: String, locator: String, note: String?, at time: Double = Date().timeIntervalSince1970) throws -> Bookmark {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO bookmark (bookKey, locator, note, created) VALUES (?, ?, ?, ?)", arguments: [key, locator, note, time])
+            return Bookmark(id: db.lastInsertedRowID, locator: locator, note: note, created: time)
+        }
+    }
+
+    /// The book's bookmarks, oldest first.
+    public func bookmarks(key: String) throws -> [Bookmark] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM bookmark WHERE bookKey = ? ORDER BY id", arguments: [key]).map(StateSchema.bookmark)
+        }
+    }
+
+    /// Deletes bookmark `id` of the book `key`; false when it has none of that id.
+    public func deleteBookmark(id: Int64, key: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM bookmark WHERE id = ? AND bookKey = ?", arguments: [id, key])
+            return db.changesCount > 0
+        }
+    }
+
     /// Every book, the most recently opened first.
     public func history() throws -> [BookRecord] {
         try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }

@@ -26,7 +26,23 @@ enum StateSchema {
                 CREATE INDEX book_lastOpened ON book(lastOpened);
                 """)
         }
+        migrator.registerMigration("v2: bookmarks") { db in
+            try db.execute(sql: """
+                CREATE TABLE bookmark (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    bookKey TEXT NOT NULL REFERENCES book(key) ON DELETE CASCADE,
+                    locator TEXT NOT NULL,
+                    note TEXT,
+                    created REAL NOT NULL
+                );
+                CREATE INDEX bookmark_bookKey ON bookmark(bookKey);
+                """)
+        }
         return migrator
+    }
+
+    static func bookmark(_ row: Row) -> Bookmark {
+        Bookmark(id: row["id"], locator: row["locator"], note: row["note"], created: row["created"])
     }
 
     static func book(_ row: Row) -> BookRecord {

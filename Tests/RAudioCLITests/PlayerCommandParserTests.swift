@@ -70,10 +70,27 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
             case .locator: (words, json) = (#"go {"href":"a.mp3"}"#, #"{"command":"go","locator":{"href":"a.mp3"}}"#)
             case .word: (words, json) = ("\(name.rawValue) fr", #"{"command":"\#(name.rawValue)","value":"fr"}"#)
             case .number(let range, _): (words, json) = ("\(name.rawValue) \(range.upperBound)", #"{"command":"\#(name.rawValue)","value":\#(range.upperBound)}"#)
+            case .note: (words, json) = ("\(name.rawValue) a note", #"{"command":"\#(name.rawValue)","note":"a note"}"#)
             }
             #expect(command(words)?.name == name.rawValue, "\(words)")
             #expect(command(json) == command(words), "\(json)")
         }
+    }
+
+    @Test func bookmarksParseInBothForms() {
+        #expect(command("bookmark") == .bookmark(note: nil))
+        #expect(command("bookmark  the storm begins ") == .bookmark(note: "the storm begins"))
+        #expect(command(#"{"command":"bookmark"}"#) == .bookmark(note: nil))
+        #expect(command(#"{"command":"bookmark","note":"ici"}"#) == .bookmark(note: "ici"))
+        #expect(command("bookmarks") == .bookmarks)
+        #expect(command("go bookmark:12") == .goToBookmark(id: 12))
+        #expect(command(#"{"command":"go","bookmark":12}"#) == .goToBookmark(id: 12))
+        #expect(failure("go bookmark:x")?.code == .badValue)
+        #expect(failure("go bookmark:0")?.code == .badValue)
+        #expect(failure(#"{"command":"go","bookmark":1.5}"#)?.code == .badValue)
+        #expect(failure(#"{"command":"go","bookmark":1,"locator":{"href":"a"}}"#)?.code == .badValue)
+        #expect(failure(#"{"command":"bookmark","note":3}"#)?.code == .badValue)
+        #expect(failure("bookmarks now")?.code == .badValue)
     }
 
     // MARK: Ids, case and whitespace

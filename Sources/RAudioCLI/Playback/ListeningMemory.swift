@@ -112,6 +112,15 @@ final class ListeningMemory {
         attempt { try store.save(settings, key: key) }
     }
 
+    /// Bookmarks `locator` (the position heard); throws when the store fails.
+    func addBookmark(at locator: Locator, note: String?) throws -> Bookmark {
+        try store.addBookmark(key: key, locator: locator.json.serialized(), note: note)
+    }
+
+    func bookmarks() throws -> [Bookmark] {
+        try store.bookmarks(key: key)
+    }
+
     /// The last save, when the session ends (quit, a signal, the end of `--duration`).
     func sessionEnded(finished: Bool) {
         save(finished: finished)

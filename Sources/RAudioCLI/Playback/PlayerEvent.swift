@@ -1,3 +1,5 @@
+import Foundation
+import RAudioState
 import ReadiumNavigator
 import ReadiumShared
 
@@ -49,6 +51,24 @@ enum PlayerEvent {
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
     static func range(_ locator: Locator) -> JSONValue {
         event("range", ["locator": locator.json])
+    }
+
+    /// A bookmark was made (`bookmark`), or one of a `bookmarks` list.
+    static func bookmark(_ bookmark: Bookmark) -> JSONValue {
+        event("bookmark", bookmarkFields(bookmark))
+    }
+
+    /// The book's bookmarks, oldest first.
+    static func bookmarks(_ bookmarks: [Bookmark]) -> JSONValue {
+        event("bookmarks", ["bookmarks": .array(bookmarks.map { .object(bookmarkFields($0)) })])
+    }
+
+    static func bookmarkFields(_ bookmark: Bookmark) -> JSONObject {
+        var fields: JSONObject = ["id": .integer(bookmark.id)]
+        fields["locator"] = (try? JSONParser.parse(bookmark.locator)) ?? .null
+        fields["note"] = bookmark.note.map(JSONValue.string) ?? .null
+        fields["created"] = .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: bookmark.created)))
+        return fields
     }
 
     /// A `warning` (non-fatal) or `error` event.

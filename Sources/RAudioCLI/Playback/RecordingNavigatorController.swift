@@ -30,8 +30,8 @@ extension RecordingNavigatorController {
         case .volume(let value): await navigator.setVolume(value)
         case .seek, .forward, .back, .next, .previous, .escape, .voice, .pitch:
             try await performMove(command)
-        case .stop, .quit, .status:
-            break
+        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark:
+            break // SessionLoop does these.
         }
     }
 }

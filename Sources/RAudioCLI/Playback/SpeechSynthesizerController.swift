@@ -59,8 +59,8 @@ struct SpeechSynthesizerController: PlaybackController {
             }
         case .escape:
             throw .unsupported(command, "escape leaves a table, list or note of a book with media overlays")
-        case .stop, .quit, .status:
-            break
+        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark:
+            break // SessionLoop does these.
         }
     }
 }

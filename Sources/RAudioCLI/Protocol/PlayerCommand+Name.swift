@@ -3,7 +3,7 @@ import Foundation
 extension PlayerCommand {
     /// The word of each command and the kind of value it takes: the parser's table.
     public enum Name: String, Sendable, CaseIterable {
-        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape, bookmark, bookmarks
 
         /// The value a command takes after its word (or in its JSON keys).
         enum Argument {
@@ -17,11 +17,14 @@ extension PlayerCommand {
             case word
             /// A decimal number in `range`: `speed 1.5`; JSON `value`. `example` is shown in errors.
             case number(ClosedRange<Double>, example: String)
+            /// Optional free text, the rest of the line: `bookmark the storm begins`; JSON `note`.
+            case note
         }
 
         var argument: Argument {
             switch self {
-            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape: .none
+            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape, .bookmarks: .none
+            case .bookmark: .note
             case .seek: .seekTarget
             case .go: .locator
             case .speed: .number(0.5...3.0, example: "1.5")
@@ -45,13 +48,16 @@ extension PlayerCommand {
             case (.previous, _): .previous
             case (.status, _): .status
             case (.escape, _): .escape
+            case (.bookmarks, _): .bookmarks
+            case (.bookmark, .note(let note)): .bookmark(note: note)
+            case (.go, .bookmark(let id)): .goToBookmark(id: id)
             case (.seek, .seekTarget(let target)): .seek(target)
             case (.go, .locator(let json)): .go(locatorJSON: json)
             case (.speed, .number(let value)): .speed(value)
             case (.volume, .number(let value)): .volume(value)
             case (.pitch, .number(let value)): .pitch(value)
             case (.voice, .word(let word)): .voice(word)
-            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _): .status
+            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _), (.bookmark, _): .status
             }
         }
 
@@ -60,7 +66,8 @@ extension PlayerCommand {
             switch argument {
             case .none: rawValue
             case .seekTarget: "seek 1:02:03 | seek 3723.5 | seek +30 | seek -10"
-            case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}}"#
+            case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}} | go bookmark:3"#
+            case .note: "bookmark | bookmark a note about this place"
             case .word: "\(rawValue) fr (a voice identifier or a language tag)"
             case .number(let range, let example): "\(rawValue) \(example) (from \(range.lowerBound.formatted) to \(range.upperBound.formatted))"
             }
@@ -71,7 +78,8 @@ extension PlayerCommand {
             switch argument {
             case .none: #"{"command":"\#(rawValue)"}"#
             case .seekTarget: #"{"command":"seek","to":3723.5} or {"command":"seek","by":-10}"#
-            case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}}"#
+            case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}} or {"command":"go","bookmark":3}"#
+            case .note: #"{"command":"bookmark","note":"the storm begins"}"#
             case .word: #"{"command":"\#(rawValue)","value":"fr"}"#
             case .number(_, let example): #"{"command":"\#(rawValue)","value":\#(example)}"#
             }
@@ -85,6 +93,8 @@ extension PlayerCommand {
         case locator(Data)
         case word(String)
         case number(Double)
+        case note(String?)
+        case bookmark(Int64)
     }
 }
 

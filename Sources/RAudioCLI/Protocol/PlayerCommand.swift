@@ -35,6 +35,12 @@ public enum PlayerCommand: Sendable, Hashable {
     case pitch(Double)
     /// Media overlays: leaves the table, list or note being read.
     case escape
+    /// Bookmarks the position being heard, with an optional note (answered by a `bookmark` event).
+    case bookmark(note: String?)
+    /// Lists the book's bookmarks (a `bookmarks` event).
+    case bookmarks
+    /// Goes to a bookmark by its id (`go bookmark:3`).
+    case goToBookmark(id: Int64)
 
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
@@ -59,6 +65,9 @@ public enum PlayerCommand: Sendable, Hashable {
         case .voice: .voice
         case .pitch: .pitch
         case .escape: .escape
+        case .bookmark: .bookmark
+        case .bookmarks: .bookmarks
+        case .goToBookmark: .go
         }
     }
 }

@@ -36,8 +36,9 @@ extension PlayerCommandParser {
         switch name.argument {
         case .none: []
         case .seekTarget: ["to", "by"]
-        case .locator: ["locator"]
+        case .locator: ["locator", "bookmark"]
         case .word, .number: ["value"]
+        case .note: ["note"]
         }
     }
 
@@ -62,6 +63,15 @@ extension PlayerCommandParser {
         case .seekTarget:
             return .seekTarget(try seekTarget(to: object["to"], by: object["by"], id: id))
         case .locator:
+            if let bookmark = object["bookmark"] {
+                guard object["locator"] == nil else {
+                    throw CommandParseError(.badValue, "go takes \"locator\" or \"bookmark\", not both; send \(name.jsonUsage)", id: id)
+                }
+                guard let number = bookmark.doubleValue, number >= 1, number == number.rounded(), number < 1e15 else {
+                    throw CommandParseError(.badValue, "\"bookmark\" must be a bookmark id (a whole number from 1), got \(bookmark.kindName) \(quoted(render(bookmark))); send \(name.jsonUsage)", id: id)
+                }
+                return .bookmark(Int64(number))
+            }
             guard let locator = object["locator"] else {
                 throw CommandParseError(.missingValue, "go needs a \"locator\" object; send \(name.jsonUsage)", id: id)
             }
@@ -77,6 +87,13 @@ extension PlayerCommandParser {
                 throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .word(word)
+        case .note:
+            switch object["note"] {
+            case nil, .null?: return .note(nil)
+            case .string(let text)?: return .note(text.isEmpty ? nil : text)
+            case let other?:
+                throw CommandParseError(.badValue, "\"note\" must be a string, got \(other.kindName); send \(name.jsonUsage)", id: id)
+            }
         case .number(let range, _):
             guard let value = object["value"] else {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)

@@ -49,6 +49,12 @@ public enum PlayerCommandParser {
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'go' needs a locator as a JSON object; type: \(name.usage)")
             }
+            if rest.lowercased().hasPrefix("bookmark:") {
+                guard let id = Int64(rest.dropFirst("bookmark:".count)), id > 0 else {
+                    throw CommandParseError(.badValue, "\(quoted(String(rest))) is not a bookmark; type: go bookmark:3 (an id from the bookmarks command)")
+                }
+                return PlayerCommandRequest(command: .goToBookmark(id: id))
+            }
             guard case .object? = JSONValue.parse(rest), let locator = JSONValue.parse(rest) else {
                 throw CommandParseError(.badValue, "the locator \(quoted(String(rest))) is not a JSON object; type: \(name.usage)")
             }
@@ -61,6 +67,8 @@ public enum PlayerCommandParser {
                 throw CommandParseError(.badValue, "'\(name.rawValue)' takes one word, got \(quoted(String(rest))); type: \(name.usage)")
             }
             value = .word(String(rest))
+        case .note:
+            value = .note(rest.isEmpty ? nil : String(rest))
         case .number(let range, _):
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a number; type: \(name.usage)")

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import RAudioState
+import ReadiumShared
+
+/// `raudio bookmarks BOOK`: a book's bookmarks from the listening state; `--delete ID` removes one.
+struct BookmarksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bookmarks",
+        abstract: "List a book's bookmarks as JSON lines or, with --human, a table; --delete ID removes one.",
+        discussion: """
+            Bookmarks are made while playing or speaking with the stdin command `bookmark [note]` (see \
+            docs/events.md). Each line is an object with "id", "locator" (a Readium Locator: an audio \
+            position, or a text locator quoting the sentence), "note" and "created".
+            """
+    )
+
+    @Argument(help: "The book, as given to play or speak (it is known by its identifier, wherever it lies now).")
+    var path: String
+
+    @Option(help: ArgumentHelp("The listening-state directory (as play and speak take it).", valueName: "directory"))
+    var stateDir: String?
+
+    @Option(help: "Delete the bookmark with this id.")
+    var delete: Int64?
+
+    @Flag(help: "Print a readable table instead of JSON lines.")
+    var human = false
+
+    func run() throws {
+        let publication = try PublicationLoading.open(path: path, checksContentDocuments: false)
+        let key = BookIdentity.key(for: publication)
+        let directory = StateDirectory.resolve(option: stateDir)
+        let (store, warnings) = ListeningStateStore.open(directory: directory)
+        for warning in warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+        guard let store else {
+            throw CommandFailure(.badData, code: "state-unreadable", message: "the listening state in \(directory.path) cannot be read")
+        }
+        do {
+            if let delete {
+                guard try store.deleteBookmark(id: delete, key: key) else {
+                    throw CommandFailure(.usage, code: "bookmark-not-found", message: "\(path): has no bookmark \(delete); `raudio bookmarks \(path)` lists them")
+                }
+                return
+            }
+            let bookmarks = try store.bookmarks(key: key)
+            if human {
+                try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(publication.title)." : Self.table(bookmarks))
+            } else {
+                for bookmark in bookmarks { try? StandardStreams.printLine(JSONValue.object(PlayerEvent.bookmarkFields(bookmark)).serialized()) }
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.badData, code: "state-unreadable", message: "\(store.file.path): \(error)")
+        }
+    }
+
+    static func table(_ bookmarks: [Bookmark]) -> String {
+        let rows = [["ID", "CREATED", "WHERE", "NOTE"]] + bookmarks.map { bookmark in
+            let locator = try? Locator(jsonString: bookmark.locator)
+            let place: String
+            if let locator, let begin = locator.locations.time?.begin {
+                place = "\(locator.href) \(PublicationSummary.clock(begin))"
+            } else if let locator, let quote = locator.text.highlight {
+                place = "\(locator.href) “\(quote.count > 40 ? quote.prefix(39) + "…" : Substring(quote))”"
+            } else {
+                place = locator?.href ?? "-"
+            }
+            let created = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: bookmark.created))
+            return [String(bookmark.id), String(created.prefix(16)).replacingOccurrences(of: "T", with: " "), place, bookmark.note ?? ""]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3] }
+            .joined(separator: "\n")
+    }
+}
