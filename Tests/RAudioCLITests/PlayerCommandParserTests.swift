@@ -71,6 +71,7 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
             case .word: (words, json) = ("\(name.rawValue) fr", #"{"command":"\#(name.rawValue)","value":"fr"}"#)
             case .number(let range, _): (words, json) = ("\(name.rawValue) \(range.upperBound)", #"{"command":"\#(name.rawValue)","value":\#(range.upperBound)}"#)
             case .note: (words, json) = ("\(name.rawValue) a note", #"{"command":"\#(name.rawValue)","note":"a note"}"#)
+            case .sleep: (words, json) = ("sleep 30m", #"{"command":"sleep","value":"30m"}"#)
             }
             #expect(command(words)?.name == name.rawValue, "\(words)")
             #expect(command(json) == command(words), "\(json)")

@@ -59,7 +59,7 @@ struct PlaySession {
         }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory).run(controller, opened: opened) {
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
         await navigator.close()
@@ -88,7 +88,7 @@ struct PlaySession {
         }
         let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory).run(controller, opened: opened) {
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume).run(controller, opened: opened) {
             guard let from = options.from else {
                 if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
                 return nil

@@ -33,6 +33,12 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
+    @Option(help: ArgumentHelp("Pause after this long (30m, 1h30m, 90s, 45 = minutes), fading out over the last 10 s.", valueName: "time"))
+    var sleep: String?
+
+    /// `--sleep` as a timer request.
+    var sleepRequest: SleepRequest? { sleep.flatMap(SleepRequest.init(parsing:)) }
+
     @Option(help: ArgumentHelp(
         "Where the listening state (positions, settings) is kept; default $RAUDIO_STATE_DIR, else $XDG_STATE_HOME/raudio, else ~/.local/state/raudio.",
         valueName: "directory"))
@@ -56,6 +62,11 @@ struct PlaybackOptions: ParsableArguments {
         }
         guard reconnectTimeout.isFinite, reconnectTimeout >= 0 else {
             throw ValidationError("--reconnect-timeout must be 0 or more seconds, for example --reconnect-timeout 30")
+        }
+        if let sleep {
+            guard case .after? = SleepRequest(parsing: sleep) else {
+                throw ValidationError("--sleep \(sleep): give a time up to 24 hours, for example --sleep 30m, --sleep 1h30m or --sleep 45 (minutes)")
+            }
         }
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds, for example --duration 20")

@@ -53,6 +53,14 @@ enum PlayerEvent {
         event("range", ["locator": locator.json])
     }
 
+    /// The sleep timer: `set`, `running` (each minute), `fading` (its last seconds), `fired` (paused), `off`.
+    static func sleep(_ state: String, remaining: Double?, locator: Locator? = nil) -> JSONValue {
+        var fields: JSONObject = ["state": .string(state)]
+        if let remaining { fields["remaining"] = .number(of: remaining) }
+        if let locator { fields["locator"] = locator.json }
+        return event("sleep", fields)
+    }
+
     /// A bookmark was made (`bookmark`), or one of a `bookmarks` list.
     static func bookmark(_ bookmark: Bookmark) -> JSONValue {
         event("bookmark", bookmarkFields(bookmark))

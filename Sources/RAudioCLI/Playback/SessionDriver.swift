@@ -7,6 +7,10 @@ struct SessionDriver {
     let keepOpen: Bool
     /// The listening state, saved as the session goes and when it ends.
     var memory: ListeningMemory? = nil
+    /// `--sleep`: the sleep timer set when playback starts.
+    var sleep: SleepRequest? = nil
+    /// The volume playback starts at (the sleep timer fades from it).
+    var volume: Double = 1
     /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
     static let stopGracePeriod: Duration = .seconds(3)
 
@@ -25,9 +29,14 @@ struct SessionDriver {
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers)
-        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory)
-        defer { memory?.sessionEnded(finished: loop.reachedTheEnd) }
+        let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
+        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, volume: volume)
+        defer {
+            memory?.sessionEnded(finished: loop.reachedTheEnd)
+            sleepTimer.cancel()
+        }
         await controller.play()
+        if let sleep { try await loop.setSleep(sleep, acknowledging: false) }
         var isStopTimerRunning = false
         for await input in inputs {
             let status = try await loop.handle(input)

@@ -8,6 +8,8 @@ enum SessionInput: Sendable {
     case signal(Int32)
     /// The grace period after a stop request ran out without a final state event.
     case stopTimeout
+    /// The sleep timer's tick (four a second while it is set).
+    case sleepTick
 }
 
 extension SessionInput {

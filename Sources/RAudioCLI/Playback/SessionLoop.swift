@@ -19,11 +19,19 @@ struct SessionLoop {
     /// The listening state to keep up to date, unless `--no-state`.
     let memory: ListeningMemory?
 
-    init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil) {
+    /// The sleep timer, when the driver gives one.
+    let sleepTimer: SleepTimer?
+    /// The volume the listener chose (the sleep timer fades from it and restores it).
+    private var volume: Double
+
+    init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil,
+         sleepTimer: SleepTimer? = nil, volume: Double = 1) {
         self.controller = controller
         self.writer = writer
         self.keepOpen = keepOpen
         self.memory = memory
+        self.sleepTimer = sleepTimer
+        self.volume = volume
     }
 
     /// Whether the publication was played to its end.
@@ -41,6 +49,9 @@ struct SessionLoop {
         case .signal(let number):
             StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
             return try await quit()
+        case .sleepTick:
+            try await sleepTick()
+            return nil
         case .stopTimeout:
             // The navigator did not confirm the stop: say where we were and leave.
             try writer.write(PlayerEvent.state(.stopped, locator: lastLocator))
@@ -117,6 +128,8 @@ struct SessionLoop {
             try writer.write(PlayerEvent.state(state, locator: locator ?? lastLocator))
         case .bookmark, .bookmarks, .goToBookmark:
             try await handleBookmark(request)
+        case .sleep(let sleep):
+            try await setSleep(sleep, id: request.id)
         default:
             do {
                 try await controller.perform(request.command)
@@ -125,9 +138,57 @@ struct SessionLoop {
                 return nil
             }
             memory?.note(request.command)
+            if case .volume(let value) = request.command { volume = value }
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
         }
         return nil
+    }
+
+    // MARK: - Sleep timer
+
+    /// `sleep 30m`, `sleep +5m`, `sleep off` (and `--sleep`): answers with an `ack` (when asked on
+    /// stdin) and a `sleep` event.
+    mutating func setSleep(_ request: SleepRequest, id: CommandID? = nil, acknowledging: Bool = true) async throws(StandardStreams.ReaderGone) {
+        guard let sleepTimer else { return }
+        switch request {
+        case .after(let seconds): sleepTimer.set(after: seconds)
+        case .extend(let seconds): sleepTimer.extend(by: seconds)
+        case .off:
+            if sleepTimer.isFading { try? await controller.perform(.volume(volume)) }
+            sleepTimer.cancel()
+        case .endOfChapter:
+            try writer.report("error", code: "command-unsupported", message: "'sleep chapter' is not available yet; give a time instead, for example sleep 30m",
+                              fatal: false, id: id)
+            return
+        }
+        if acknowledging { try writer.write(PlayerEvent.ack(.sleep(request), id: id)) }
+        let remaining = sleepTimer.remaining
+        sleepTimer.announcedMinutes = remaining.map { Int(($0 / 60).rounded(.up)) }
+        try writer.write(PlayerEvent.sleep(remaining == nil ? "off" : "set", remaining: remaining))
+    }
+
+    /// Each tick: a `running` event each minute, the fade in the last seconds, the pause at the end.
+    private mutating func sleepTick() async throws(StandardStreams.ReaderGone) {
+        guard let sleepTimer, let remaining = sleepTimer.remaining else { return }
+        if remaining <= 0 {
+            sleepTimer.cancel()
+            try? await controller.perform(.pause)
+            // The fade is over: the next `play` is heard at the listener's volume.
+            try? await controller.perform(.volume(volume))
+            try writer.write(PlayerEvent.sleep("fired", remaining: 0, locator: await controller.status().locator ?? lastLocator))
+        } else if remaining <= SleepTimer.fadeSeconds {
+            if !sleepTimer.isFading {
+                sleepTimer.isFading = true
+                try writer.write(PlayerEvent.sleep("fading", remaining: remaining))
+            }
+            try? await controller.perform(.volume(volume * remaining / SleepTimer.fadeSeconds))
+        } else {
+            let minutes = Int((remaining / 60).rounded(.up))
+            if minutes != sleepTimer.announcedMinutes {
+                sleepTimer.announcedMinutes = minutes
+                try writer.write(PlayerEvent.sleep("running", remaining: remaining))
+            }
+        }
     }
 
     /// `bookmark [note]`, `bookmarks` and `go bookmark:ID`, kept in the listening state.

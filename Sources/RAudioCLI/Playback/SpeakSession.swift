@@ -58,7 +58,7 @@ struct SpeakSession {
         }
         let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
         do {
-            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory)
+            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest, volume: configuration.volume)
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory)
                 }

@@ -3,7 +3,7 @@ import Foundation
 extension PlayerCommand {
     /// The word of each command and the kind of value it takes: the parser's table.
     public enum Name: String, Sendable, CaseIterable {
-        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape, bookmark, bookmarks
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape, bookmark, bookmarks, sleep
 
         /// The value a command takes after its word (or in its JSON keys).
         enum Argument {
@@ -19,12 +19,15 @@ extension PlayerCommand {
             case number(ClosedRange<Double>, example: String)
             /// Optional free text, the rest of the line: `bookmark the storm begins`; JSON `note`.
             case note
+            /// A sleep timer request: `sleep 30m`, `sleep +5m`, `sleep chapter`, `sleep off`; JSON `value`.
+            case sleep
         }
 
         var argument: Argument {
             switch self {
             case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape, .bookmarks: .none
             case .bookmark: .note
+            case .sleep: .sleep
             case .seek: .seekTarget
             case .go: .locator
             case .speed: .number(0.5...3.0, example: "1.5")
@@ -51,13 +54,14 @@ extension PlayerCommand {
             case (.bookmarks, _): .bookmarks
             case (.bookmark, .note(let note)): .bookmark(note: note)
             case (.go, .bookmark(let id)): .goToBookmark(id: id)
+            case (.sleep, .sleep(let request)): .sleep(request)
             case (.seek, .seekTarget(let target)): .seek(target)
             case (.go, .locator(let json)): .go(locatorJSON: json)
             case (.speed, .number(let value)): .speed(value)
             case (.volume, .number(let value)): .volume(value)
             case (.pitch, .number(let value)): .pitch(value)
             case (.voice, .word(let word)): .voice(word)
-            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _), (.bookmark, _): .status
+            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _), (.bookmark, _), (.sleep, _): .status
             }
         }
 
@@ -68,6 +72,7 @@ extension PlayerCommand {
             case .seekTarget: "seek 1:02:03 | seek 3723.5 | seek +30 | seek -10"
             case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}} | go bookmark:3"#
             case .note: "bookmark | bookmark a note about this place"
+            case .sleep: "sleep 30m | sleep 1h30m | sleep +5m | sleep chapter | sleep off"
             case .word: "\(rawValue) fr (a voice identifier or a language tag)"
             case .number(let range, let example): "\(rawValue) \(example) (from \(range.lowerBound.formatted) to \(range.upperBound.formatted))"
             }
@@ -80,6 +85,7 @@ extension PlayerCommand {
             case .seekTarget: #"{"command":"seek","to":3723.5} or {"command":"seek","by":-10}"#
             case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}} or {"command":"go","bookmark":3}"#
             case .note: #"{"command":"bookmark","note":"the storm begins"}"#
+            case .sleep: #"{"command":"sleep","value":"30m"}"#
             case .word: #"{"command":"\#(rawValue)","value":"fr"}"#
             case .number(_, let example): #"{"command":"\#(rawValue)","value":\#(example)}"#
             }
@@ -95,6 +101,7 @@ extension PlayerCommand {
         case number(Double)
         case note(String?)
         case bookmark(Int64)
+        case sleep(SleepRequest)
     }
 }
 

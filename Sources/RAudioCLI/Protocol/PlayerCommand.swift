@@ -41,6 +41,8 @@ public enum PlayerCommand: Sendable, Hashable {
     case bookmarks
     /// Goes to a bookmark by its id (`go bookmark:3`).
     case goToBookmark(id: Int64)
+    /// Sets, moves or cancels the sleep timer.
+    case sleep(SleepRequest)
 
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
@@ -68,6 +70,7 @@ public enum PlayerCommand: Sendable, Hashable {
         case .bookmark: .bookmark
         case .bookmarks: .bookmarks
         case .goToBookmark: .go
+        case .sleep: .sleep
         }
     }
 }

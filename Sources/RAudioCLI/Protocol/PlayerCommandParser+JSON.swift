@@ -37,7 +37,7 @@ extension PlayerCommandParser {
         case .none: []
         case .seekTarget: ["to", "by"]
         case .locator: ["locator", "bookmark"]
-        case .word, .number: ["value"]
+        case .word, .number, .sleep: ["value"]
         case .note: ["note"]
         }
     }
@@ -87,6 +87,21 @@ extension PlayerCommandParser {
                 throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .word(word)
+        case .sleep:
+            let value = object["value"]
+            let text: String? = switch value {
+            case .string(let text)?: text
+            case .integer(let minutes)?: "\(minutes)"
+            case .number(let minutes)?: "\(minutes)"
+            default: nil
+            }
+            guard let value else {
+                throw CommandParseError(.missingValue, "sleep needs a \"value\"; send \(name.jsonUsage)", id: id)
+            }
+            guard let text, let request = SleepRequest(parsing: text) else {
+                throw CommandParseError(.badValue, "sleep \"value\" \(quoted(render(value))) is not a sleep time (\"30m\", \"+5m\", \"chapter\", \"off\", or minutes); send \(name.jsonUsage)", id: id)
+            }
+            return .sleep(request)
         case .note:
             switch object["note"] {
             case nil, .null?: return .note(nil)

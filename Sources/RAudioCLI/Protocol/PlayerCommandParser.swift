@@ -69,6 +69,14 @@ public enum PlayerCommandParser {
             value = .word(String(rest))
         case .note:
             value = .note(rest.isEmpty ? nil : String(rest))
+        case .sleep:
+            guard !rest.isEmpty else {
+                throw CommandParseError(.missingValue, "'sleep' needs a time, chapter or off; type: \(name.usage)")
+            }
+            guard let request = SleepRequest(parsing: String(rest)) else {
+                throw CommandParseError(.badValue, "\(quoted(String(rest))) is not a sleep time (up to 24 hours); type: \(name.usage)")
+            }
+            value = .sleep(request)
         case .number(let range, _):
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a number; type: \(name.usage)")

@@ -1,0 +1,87 @@
+import Foundation
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+@testable import RAudioCLI
+
+/// The sleep timer: its words, its events, the fade measured in a rendered WAV, the pause (not a quit)
+/// with the position saved.
+@Suite struct SleepTimerTests {
+    @Test func sleepTimesParse() {
+        #expect(SleepRequest(parsing: "30m") == .after(seconds: 1800))
+        #expect(SleepRequest(parsing: "1h30m") == .after(seconds: 5400))
+        #expect(SleepRequest(parsing: "90s") == .after(seconds: 90))
+        #expect(SleepRequest(parsing: "45") == .after(seconds: 2700))
+        #expect(SleepRequest(parsing: "1:30:00") == .after(seconds: 5400))
+        #expect(SleepRequest(parsing: "+5m") == .extend(seconds: 300))
+        #expect(SleepRequest(parsing: "chapter") == .endOfChapter)
+        #expect(SleepRequest(parsing: "OFF") == .off)
+        for bad in ["", "m", "30x", "5m30h", "-5m", "25h", "1h1h", "abc"] {
+            #expect(SleepRequest(parsing: bad) == nil, "\(bad)")
+        }
+        if case .success(let request?) = PlayerCommandParser.parse(line: #"{"command":"sleep","value":15}"#) {
+            #expect(request.command == .sleep(.after(seconds: 900)))
+        } else {
+            Issue.record("JSON sleep with minutes did not parse")
+        }
+        if case .failure(let error) = PlayerCommandParser.parse(line: "sleep soon") {
+            #expect(error.code == .badValue)
+        } else {
+            Issue.record("sleep soon parsed")
+        }
+    }
+
+    /// 12 s of playing into a WAV: the last 10 s fade to nothing, then playback pauses and the position is saved.
+    @Test func theTimerFadesOutPausesAndSaves() throws {
+        let state = try TemporaryDirectory()
+        let wav = state.path("out.wav")
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["play", PlayCommandTests.sampleBook, "--output", "wav:\(wav)", "--realtime", "--sleep", "12s"],
+                                         environment: ["RAUDIO_STATE_DIR": state.url.path])
+        #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"fired\"") })
+        #expect(running.waitForLine(timeout: 5) { $0.contains("\"state\":\"paused\"") })
+        Thread.sleep(forTimeInterval: 1)
+        #expect(running.process.isRunning, "the timer pauses, it does not quit")
+        running.send("quit\n")
+        #expect(running.finish(timeout: 10))
+        let sleeps = try running.outputLines.filter { $0.contains("\"type\":\"sleep\"") }.map(PlayCommandTests.object).compactMap { $0["state"]?.stringValue }
+        #expect(sleeps == ["set", "fading", "fired"], "\(sleeps)")
+        if EventSchemaValidator.isAvailable { try EventSchemaValidator.validate(running.outputLines) }
+
+        // The rendered audio: about 12 s, full level in the first seconds, nothing audible at the end.
+        let samples = try Self.samples(wav)
+        let rate = 22050
+        #expect(abs(Double(samples.count) / Double(rate) - 12) < 1, "\(Double(samples.count) / Double(rate)) s rendered")
+        let peak = { (from: Double, to: Double) -> Int in
+            samples[Int(from * Double(rate))..<min(samples.count, Int(to * Double(rate)))].map { abs(Int($0)) }.max() ?? 0
+        }
+        let early = peak(0, 2)
+        let end = Double(samples.count) / Double(rate)
+        #expect(early > 3000, "the start is speech at full level (peak \(early))")
+        #expect(peak(end - 0.5, end) < early / 10, "the last half second is faded (peak \(peak(end - 0.5, end)) of \(early))")
+        #expect(peak(end - 6, end - 4) < early * 8 / 10 && peak(end - 6, end - 4) > 0, "half-way through the fade")
+
+        let saved = try ProcessRunner.raudio(["history"], environment: ["RAUDIO_STATE_DIR": state.url.path])
+        let time = try saved.outputLines.first.map(PlayCommandTests.object)?["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime)
+        #expect(time.map { abs($0 - 12) < 1.5 } == true, "saved at \(String(describing: time))")
+    }
+
+    @Test func theTimerIsSetMovedAndCancelledFromStdin() throws {
+        let result = try ProcessRunner.raudio(["play", PlayCommandTests.sampleBook, "--output", "null", "--realtime", "--duration", "2"],
+                                              input: Data("sleep 30m\nsleep +5m\nsleep chapter\nsleep off\n".utf8))
+        #expect(result.status == 0)
+        let events = try result.outputLines.map(PlayCommandTests.object)
+        let sleeps = events.filter { $0["type"] == "sleep" }
+        #expect(sleeps.compactMap { $0["state"]?.stringValue } == ["set", "set", "off"])
+        let remaining = sleeps.compactMap { $0["remaining"]?.doubleValue }
+        #expect(remaining.count == 2 && abs(remaining[0] - 1800) < 2 && abs(remaining[1] - 2100) < 2, "\(remaining)")
+        #expect(events.contains { $0["type"] == "error" && $0["code"] == "command-unsupported" && ($0["message"]?.stringValue ?? "").contains("sleep chapter") })
+    }
+
+    static func samples(_ path: String) throws -> [Int16] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let range = data.range(of: Data("data".utf8)) else { return [] }
+        let start = range.upperBound + 4
+        return data[start...].withUnsafeBytes { raw in (0..<(raw.count / 2)).map { raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self) } }
+    }
+}
