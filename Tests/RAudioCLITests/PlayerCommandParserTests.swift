@@ -72,6 +72,7 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
             case .number(let range, _): (words, json) = ("\(name.rawValue) \(range.upperBound)", #"{"command":"\#(name.rawValue)","value":\#(range.upperBound)}"#)
             case .note: (words, json) = ("\(name.rawValue) a note", #"{"command":"\#(name.rawValue)","note":"a note"}"#)
             case .sleep: (words, json) = ("sleep 30m", #"{"command":"sleep","value":"30m"}"#)
+            case .chapter: (words, json) = ("chapter 2", #"{"command":"chapter","value":2}"#)
             }
             #expect(command(words)?.name == name.rawValue, "\(words)")
             #expect(command(json) == command(words), "\(json)")

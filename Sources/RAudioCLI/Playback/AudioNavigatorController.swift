@@ -31,7 +31,7 @@ struct AudioNavigatorController: RecordingNavigatorController {
             throw .unsupported(command, "an audiobook has no voice to change; voice and pitch are commands of raudio speak")
         case .escape:
             throw .unsupported(command, "escape leaves a table, list or note of a book with media overlays")
-        case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep:
+        case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep, .chapter, .toc:
             break // RecordingNavigatorController.perform does these.
         }
     }

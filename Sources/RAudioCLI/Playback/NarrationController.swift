@@ -44,7 +44,7 @@ struct NarrationController: RecordingNavigatorController {
             }
         case .voice, .pitch:
             throw .unsupported(command, "the narration is a recording; voice and pitch are commands of raudio speak")
-        case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep:
+        case .play, .pause, .toggle, .go, .speed, .volume, .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep, .chapter, .toc:
             break // RecordingNavigatorController.perform does these.
         }
     }

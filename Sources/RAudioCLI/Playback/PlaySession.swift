@@ -59,7 +59,9 @@ struct PlaySession {
         }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume).run(controller, opened: opened) {
+        let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume,
+                                             chapters: chapters).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
         await navigator.close()
@@ -88,7 +90,8 @@ struct PlaySession {
         }
         let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume).run(controller, opened: opened) {
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume,
+                                             chapters: ChapterMap(publication: publication)).run(controller, opened: opened) {
             guard let from = options.from else {
                 if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
                 return nil

@@ -54,11 +54,35 @@ enum PlayerEvent {
     }
 
     /// The sleep timer: `set`, `running` (each minute), `fading` (its last seconds), `fired` (paused), `off`.
-    static func sleep(_ state: String, remaining: Double?, locator: Locator? = nil) -> JSONValue {
+    static func sleep(_ state: String, remaining: Double?, untilChapterEnd: Bool = false, locator: Locator? = nil) -> JSONValue {
         var fields: JSONObject = ["state": .string(state)]
         if let remaining { fields["remaining"] = .number(of: remaining) }
+        if untilChapterEnd { fields["until"] = "chapter" }
         if let locator { fields["locator"] = locator.json }
         return event("sleep", fields)
+    }
+
+    /// The table-of-contents entry being heard changed (`index` counts from 0 here, from 1 in the event).
+    static func chapter(_ entry: ChapterMap.Entry, index: Int, locator: Locator) -> JSONValue {
+        var fields = tocFields(entry, index: index)
+        fields["locator"] = locator.json
+        return event("chapter", fields)
+    }
+
+    /// The table of contents in reading order, the entry being heard marked `current`.
+    static func toc(_ entries: [ChapterMap.Entry], current: Int?) -> JSONValue {
+        let listed: [JSONValue] = entries.enumerated().map { index, entry in
+            var fields = tocFields(entry, index: index)
+            fields["current"] = .bool(index == current)
+            return .object(fields)
+        }
+        return event("toc", ["entries": .array(listed)])
+    }
+
+    private static func tocFields(_ entry: ChapterMap.Entry, index: Int) -> JSONObject {
+        var fields: JSONObject = ["index": .integer(Int64(index + 1)), "title": .string(entry.title), "href": .string(entry.href), "depth": .integer(Int64(entry.depth))]
+        if let start = entry.start { fields["start"] = .number(of: start) }
+        return fields
     }
 
     /// A bookmark was made (`bookmark`), or one of a `bookmarks` list.

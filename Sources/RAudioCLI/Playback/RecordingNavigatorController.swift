@@ -30,7 +30,7 @@ extension RecordingNavigatorController {
         case .volume(let value): await navigator.setVolume(value)
         case .seek, .forward, .back, .next, .previous, .escape, .voice, .pitch:
             try await performMove(command)
-        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep:
+        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep, .chapter, .toc:
             break // SessionLoop does these.
         }
     }

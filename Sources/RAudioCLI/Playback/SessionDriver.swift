@@ -11,6 +11,8 @@ struct SessionDriver {
     var sleep: SleepRequest? = nil
     /// The volume playback starts at (the sleep timer fades from it).
     var volume: Double = 1
+    /// The table of contents, for `chapter` events and commands.
+    var chapters: ChapterMap? = nil
     /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
     static let stopGracePeriod: Duration = .seconds(3)
 
@@ -30,7 +32,7 @@ struct SessionDriver {
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers)
         let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
-        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, volume: volume)
+        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, volume: volume, chapters: chapters)
         defer {
             memory?.sessionEnded(finished: loop.reachedTheEnd)
             sleepTimer.cancel()

@@ -10,7 +10,7 @@ struct SessionLoop {
     let writer: EventWriter
     let keepOpen: Bool
     private(set) var finalStatus: ExitStatus = .success
-    private var lastLocator: Locator?
+    private(set) var lastLocator: Locator?
     private var lastState: PlaybackState?
     /// Set once a stop was asked for (quit, signal): the next terminal state ends the session.
     private(set) var isQuitting = false
@@ -22,16 +22,21 @@ struct SessionLoop {
     /// The sleep timer, when the driver gives one.
     let sleepTimer: SleepTimer?
     /// The volume the listener chose (the sleep timer fades from it and restores it).
-    private var volume: Double
+    var volume: Double
+    /// The table of contents, to follow chapters (`chapter` events and commands, `sleep chapter`).
+    let chapters: ChapterMap?
+    /// The table-of-contents entry being heard (an index into `chapters.entries`).
+    var currentChapter: Int?
 
     init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil,
-         sleepTimer: SleepTimer? = nil, volume: Double = 1) {
+         sleepTimer: SleepTimer? = nil, volume: Double = 1, chapters: ChapterMap? = nil) {
         self.controller = controller
         self.writer = writer
         self.keepOpen = keepOpen
         self.memory = memory
         self.sleepTimer = sleepTimer
         self.volume = volume
+        self.chapters = chapters
     }
 
     /// Whether the publication was played to its end.
@@ -41,7 +46,9 @@ struct SessionLoop {
         switch input {
         case .navigator(let event):
             memory?.note(event)
-            return try handle(event)
+            let status = try handle(event)
+            try await followChapters()
+            return status
         case .navigatorFinished:
             return fatalStatus ?? .success
         case .commandLine(let line):
@@ -130,6 +137,11 @@ struct SessionLoop {
             try await handleBookmark(request)
         case .sleep(let sleep):
             try await setSleep(sleep, id: request.id)
+        case .chapter(let chapter):
+            try await goToChapter(chapter, request: request)
+        case .toc:
+            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            try writer.write(PlayerEvent.toc(chapters?.entries ?? [], current: currentChapter))
         default:
             do {
                 try await controller.perform(request.command)
@@ -142,98 +154,6 @@ struct SessionLoop {
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
         }
         return nil
-    }
-
-    // MARK: - Sleep timer
-
-    /// `sleep 30m`, `sleep +5m`, `sleep off` (and `--sleep`): answers with an `ack` (when asked on
-    /// stdin) and a `sleep` event.
-    mutating func setSleep(_ request: SleepRequest, id: CommandID? = nil, acknowledging: Bool = true) async throws(StandardStreams.ReaderGone) {
-        guard let sleepTimer else { return }
-        switch request {
-        case .after(let seconds): sleepTimer.set(after: seconds)
-        case .extend(let seconds): sleepTimer.extend(by: seconds)
-        case .off:
-            if sleepTimer.isFading { try? await controller.perform(.volume(volume)) }
-            sleepTimer.cancel()
-        case .endOfChapter:
-            try writer.report("error", code: "command-unsupported", message: "'sleep chapter' is not available yet; give a time instead, for example sleep 30m",
-                              fatal: false, id: id)
-            return
-        }
-        if acknowledging { try writer.write(PlayerEvent.ack(.sleep(request), id: id)) }
-        let remaining = sleepTimer.remaining
-        sleepTimer.announcedMinutes = remaining.map { Int(($0 / 60).rounded(.up)) }
-        try writer.write(PlayerEvent.sleep(remaining == nil ? "off" : "set", remaining: remaining))
-    }
-
-    /// Each tick: a `running` event each minute, the fade in the last seconds, the pause at the end.
-    private mutating func sleepTick() async throws(StandardStreams.ReaderGone) {
-        guard let sleepTimer, let remaining = sleepTimer.remaining else { return }
-        if remaining <= 0 {
-            sleepTimer.cancel()
-            try? await controller.perform(.pause)
-            // The fade is over: the next `play` is heard at the listener's volume.
-            try? await controller.perform(.volume(volume))
-            try writer.write(PlayerEvent.sleep("fired", remaining: 0, locator: await controller.status().locator ?? lastLocator))
-        } else if remaining <= SleepTimer.fadeSeconds {
-            if !sleepTimer.isFading {
-                sleepTimer.isFading = true
-                try writer.write(PlayerEvent.sleep("fading", remaining: remaining))
-            }
-            try? await controller.perform(.volume(volume * remaining / SleepTimer.fadeSeconds))
-        } else {
-            let minutes = Int((remaining / 60).rounded(.up))
-            if minutes != sleepTimer.announcedMinutes {
-                sleepTimer.announcedMinutes = minutes
-                try writer.write(PlayerEvent.sleep("running", remaining: remaining))
-            }
-        }
-    }
-
-    /// `bookmark [note]`, `bookmarks` and `go bookmark:ID`, kept in the listening state.
-    private mutating func handleBookmark(_ request: PlayerCommandRequest) async throws(StandardStreams.ReaderGone) {
-        guard let memory else {
-            try writer.report("error", code: "state-unavailable", message: "'\(request.command.name)' needs the listening state, which this session does not keep (--no-state, or the store could not be opened)",
-                              fatal: false, id: request.id)
-            return
-        }
-        do {
-            switch request.command {
-            case .bookmark(let note):
-                // The position being heard: a speech locator carries the sentence's quote.
-                let heard = await controller.status().locator
-                guard let locator = heard ?? lastLocator else {
-                    try writer.report("error", code: "no-position", message: "nothing has played yet: there is no position to bookmark", fatal: false, id: request.id)
-                    return
-                }
-                let bookmark = try memory.addBookmark(at: locator, note: note)
-                try writer.write(PlayerEvent.ack(request.command, id: request.id))
-                try writer.write(PlayerEvent.bookmark(bookmark))
-            case .bookmarks:
-                let bookmarks = try memory.bookmarks()
-                try writer.write(PlayerEvent.ack(request.command, id: request.id))
-                try writer.write(PlayerEvent.bookmarks(bookmarks))
-            case .goToBookmark(let id):
-                guard let bookmark = try memory.bookmarks().first(where: { $0.id == id }) else {
-                    try writer.report("error", code: "bookmark-not-found", message: "this book has no bookmark \(id); the bookmarks command lists them", fatal: false, id: request.id)
-                    return
-                }
-                do {
-                    try await controller.perform(.go(locatorJSON: Data(bookmark.locator.utf8)))
-                } catch {
-                    try writer.report("error", code: error.code, message: "bookmark \(id): \(error.message)", fatal: false, id: request.id)
-                    return
-                }
-                try writer.write(PlayerEvent.ack(request.command, id: request.id))
-            default:
-                break
-            }
-        } catch let gone as StandardStreams.ReaderGone {
-            throw gone
-        } catch {
-            try writer.report("error", code: "state-failed", message: "the listening state failed: \(error)", fatal: false, id: request.id)
-        }
     }
 
     /// Stops the output and ends the session with a final `state` event.

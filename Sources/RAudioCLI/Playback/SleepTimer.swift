@@ -10,6 +10,8 @@ final class SleepTimer {
     var announcedMinutes: Int?
     /// Whether the fade has begun (the volume is being lowered).
     var isFading = false
+    /// `sleep chapter`: pause when the table-of-contents entry being heard ends.
+    var untilChapterEnd = false
     private var ticker: Task<Void, Never>?
     private let tick: @Sendable () -> Void
 
@@ -38,6 +40,7 @@ final class SleepTimer {
 
     func cancel() {
         deadline = nil
+        untilChapterEnd = false
         isFading = false
         ticker?.cancel()
         ticker = nil

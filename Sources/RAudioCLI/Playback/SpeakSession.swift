@@ -58,7 +58,8 @@ struct SpeakSession {
         }
         let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
         do {
-            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest, volume: configuration.volume)
+            let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
+                                  volume: configuration.volume, chapters: ChapterMap(publication: publication))
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory)
                 }

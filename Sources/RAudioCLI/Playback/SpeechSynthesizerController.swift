@@ -59,7 +59,7 @@ struct SpeechSynthesizerController: PlaybackController {
             }
         case .escape:
             throw .unsupported(command, "escape leaves a table, list or note of a book with media overlays")
-        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep:
+        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep, .chapter, .toc:
             break // SessionLoop does these.
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 extension PlayerCommand {
     /// The word of each command and the kind of value it takes: the parser's table.
     public enum Name: String, Sendable, CaseIterable {
-        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape, bookmark, bookmarks, sleep
+        case play, pause, toggle, stop, quit, seek, forward, back, next, previous, go, speed, volume, status, voice, pitch, escape, bookmark, bookmarks, sleep, chapter, toc
 
         /// The value a command takes after its word (or in its JSON keys).
         enum Argument {
@@ -21,11 +21,14 @@ extension PlayerCommand {
             case note
             /// A sleep timer request: `sleep 30m`, `sleep +5m`, `sleep chapter`, `sleep off`; JSON `value`.
             case sleep
+            /// `chapter next`, `chapter previous`, `chapter 3`; JSON `value` ("next", "previous" or a number).
+            case chapter
         }
 
         var argument: Argument {
             switch self {
-            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape, .bookmarks: .none
+            case .play, .pause, .toggle, .stop, .quit, .forward, .back, .next, .previous, .status, .escape, .bookmarks, .toc: .none
+            case .chapter: .chapter
             case .bookmark: .note
             case .sleep: .sleep
             case .seek: .seekTarget
@@ -55,13 +58,15 @@ extension PlayerCommand {
             case (.bookmark, .note(let note)): .bookmark(note: note)
             case (.go, .bookmark(let id)): .goToBookmark(id: id)
             case (.sleep, .sleep(let request)): .sleep(request)
+            case (.chapter, .chapter(let request)): .chapter(request)
+            case (.toc, _): .toc
             case (.seek, .seekTarget(let target)): .seek(target)
             case (.go, .locator(let json)): .go(locatorJSON: json)
             case (.speed, .number(let value)): .speed(value)
             case (.volume, .number(let value)): .volume(value)
             case (.pitch, .number(let value)): .pitch(value)
             case (.voice, .word(let word)): .voice(word)
-            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _), (.bookmark, _), (.sleep, _): .status
+            case (.seek, _), (.go, _), (.speed, _), (.volume, _), (.pitch, _), (.voice, _), (.bookmark, _), (.sleep, _), (.chapter, _): .status
             }
         }
 
@@ -73,6 +78,7 @@ extension PlayerCommand {
             case .locator: #"go {"href":"track2.mp3","type":"audio/mpeg","locations":{"fragments":["t=30"]}} | go bookmark:3"#
             case .note: "bookmark | bookmark a note about this place"
             case .sleep: "sleep 30m | sleep 1h30m | sleep +5m | sleep chapter | sleep off"
+            case .chapter: "chapter next | chapter previous | chapter 3"
             case .word: "\(rawValue) fr (a voice identifier or a language tag)"
             case .number(let range, let example): "\(rawValue) \(example) (from \(range.lowerBound.formatted) to \(range.upperBound.formatted))"
             }
@@ -86,6 +92,7 @@ extension PlayerCommand {
             case .locator: #"{"command":"go","locator":{"href":"track2.mp3","type":"audio/mpeg"}} or {"command":"go","bookmark":3}"#
             case .note: #"{"command":"bookmark","note":"the storm begins"}"#
             case .sleep: #"{"command":"sleep","value":"30m"}"#
+            case .chapter: #"{"command":"chapter","value":"next"} or {"command":"chapter","value":3}"#
             case .word: #"{"command":"\#(rawValue)","value":"fr"}"#
             case .number(_, let example): #"{"command":"\#(rawValue)","value":\#(example)}"#
             }
@@ -102,6 +109,7 @@ extension PlayerCommand {
         case note(String?)
         case bookmark(Int64)
         case sleep(SleepRequest)
+        case chapter(ChapterRequest)
     }
 }
 

@@ -43,6 +43,10 @@ public enum PlayerCommand: Sendable, Hashable {
     case goToBookmark(id: Int64)
     /// Sets, moves or cancels the sleep timer.
     case sleep(SleepRequest)
+    /// Moves by table-of-contents entry: `chapter next`, `chapter previous`, `chapter 3`.
+    case chapter(ChapterRequest)
+    /// Asks for a `toc` event: the table of contents with the current entry marked.
+    case toc
 
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
@@ -71,6 +75,8 @@ public enum PlayerCommand: Sendable, Hashable {
         case .bookmarks: .bookmarks
         case .goToBookmark: .go
         case .sleep: .sleep
+        case .chapter: .chapter
+        case .toc: .toc
         }
     }
 }
@@ -81,4 +87,23 @@ public enum SeekTarget: Sendable, Hashable {
     case absolute(seconds: Double)
     /// From the current position, forward (positive) or back (negative), across tracks.
     case relative(seconds: Double)
+}
+
+/// Where `chapter` goes.
+public enum ChapterRequest: Sendable, Hashable {
+    case next
+    /// The start of the entry being heard, or the one before when it has just begun.
+    case previous
+    /// Entry `n`, counted from 1 in reading order (as the `toc` event numbers them).
+    case number(Int)
+
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "next", "+": self = .next
+        case "previous", "prev", "-": self = .previous
+        default:
+            guard let number = Int(text), number >= 1 else { return nil }
+            self = .number(number)
+        }
+    }
 }

@@ -37,7 +37,7 @@ extension PlayerCommandParser {
         case .none: []
         case .seekTarget: ["to", "by"]
         case .locator: ["locator", "bookmark"]
-        case .word, .number, .sleep: ["value"]
+        case .word, .number, .sleep, .chapter: ["value"]
         case .note: ["note"]
         }
     }
@@ -87,6 +87,17 @@ extension PlayerCommandParser {
                 throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
             return .word(word)
+        case .chapter:
+            let value = object["value"]
+            let text: String? = switch value {
+            case .string(let text)?: text
+            case .integer(let number)?: "\(number)"
+            default: nil
+            }
+            guard let text, let request = ChapterRequest(parsing: text) else {
+                throw CommandParseError(value == nil ? .missingValue : .badValue, "chapter needs a \"value\": \"next\", \"previous\" or a number from 1; send \(name.jsonUsage)", id: id)
+            }
+            return .chapter(request)
         case .sleep:
             let value = object["value"]
             let text: String? = switch value {

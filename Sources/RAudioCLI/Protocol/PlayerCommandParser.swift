@@ -69,6 +69,11 @@ public enum PlayerCommandParser {
             value = .word(String(rest))
         case .note:
             value = .note(rest.isEmpty ? nil : String(rest))
+        case .chapter:
+            guard let request = ChapterRequest(parsing: String(rest)) else {
+                throw CommandParseError(rest.isEmpty ? .missingValue : .badValue, "'chapter' takes next, previous or a number from 1; type: \(name.usage)")
+            }
+            value = .chapter(request)
         case .sleep:
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'sleep' needs a time, chapter or off; type: \(name.usage)")

@@ -1,0 +1,88 @@
+import Foundation
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+@testable import RAudioCLI
+
+/// Chapters: `chapter` events as the table-of-contents entry heard changes, `chapter next|previous|N`,
+/// `toc`, and `sleep chapter`, with the real binary (the sample audiobook's six entries, two per track).
+@Suite struct ChapterTests {
+    static func events(_ running: RunningProcess, _ type: String) throws -> [JSONObject] {
+        try running.outputLines.filter { $0.contains("\"type\":\"\(type)\"") }.map(PlayCommandTests.object)
+    }
+
+    /// Sends `command`, then waits for a line after it satisfying `predicate`.
+    static func send(_ command: String, to running: RunningProcess, thenWaitFor predicate: (String) -> Bool) -> Bool {
+        let before = running.outputLines.count
+        running.send(command + "\n")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if running.outputLines[before...].contains(where: predicate) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
+    @Test func chapterAndTocParse() {
+        let parsed = { (line: String) -> PlayerCommand? in try? PlayerCommandParser.parse(line: line).get()?.command }
+        #expect(parsed("chapter next") == .chapter(.next))
+        #expect(parsed("chapter previous") == .chapter(.previous))
+        #expect(parsed("chapter 3") == .chapter(.number(3)))
+        #expect(parsed(#"{"command":"chapter","value":3}"#) == .chapter(.number(3)))
+        #expect(parsed(#"{"command":"chapter","value":"next"}"#) == .chapter(.next))
+        #expect(parsed("toc") == .toc)
+        #expect(parsed("chapter 0") == nil && parsed("chapter") == nil && parsed("chapter soon") == nil)
+    }
+
+    @Test func chaptersAreFollowedAndMovedThrough() throws {
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["play", PlayCommandTests.sampleBook, "--output", "null", "--realtime", "--from", "14", "--no-state", "--interval", "0.2"])
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":2") })
+        #expect(Self.send("chapter next", to: running) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":3") })
+        #expect(Self.send("toc", to: running) { $0.contains("\"type\":\"toc\"") })
+        // Within 3 s of its start, previous goes to the entry before.
+        #expect(Self.send("chapter previous", to: running) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":2") })
+        #expect(Self.send("chapter 6", to: running) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":6") })
+        #expect(Self.send("chapter next", to: running) { $0.contains("the last chapter is playing") })
+        running.send("quit\n")
+        #expect(running.finish(timeout: 10))
+
+        let chapters = try Self.events(running, "chapter").compactMap { $0["index"]?.intValue }
+        #expect(chapters == [1, 2, 3, 2, 6], "\(chapters)")
+        let toc = try #require(try Self.events(running, "toc").first?["entries"]?.arrayValue)
+        #expect(toc.count == 6)
+        #expect(toc.compactMap { $0.objectValue?["current"]?.boolValue }.enumerated().filter(\.element).map(\.offset) == [2], "entry 3 is current")
+        #expect(toc[3].objectValue?["start"]?.doubleValue.map { abs($0 - 36.165) < 0.001 } == true, "24.465 + 11.70")
+        // The fourth chapter event lands at the start of entry 2 (15.26 s).
+        let third = try Self.events(running, "chapter")[3]
+        let time = try #require(third["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        #expect(time >= 15.2 && time < 16, "entry 2 heard from \(time) s")
+        if EventSchemaValidator.isAvailable { try EventSchemaValidator.validate(running.outputLines) }
+    }
+
+    @Test func sleepChapterPausesWhenTheChapterEnds() throws {
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["play", PlayCommandTests.sampleBook, "--output", "null", "--realtime", "--from", "12", "--no-state", "--interval", "0.2"])
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
+        #expect(Self.send("sleep chapter", to: running) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"until\":\"chapter\"") })
+        #expect(running.waitForLine(timeout: 10) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"fired\"") })
+        #expect(running.waitForLine(timeout: 5) { $0.contains("\"state\":\"paused\"") })
+        running.send("quit\n")
+        #expect(running.finish(timeout: 10))
+        let fired = try #require(try Self.events(running, "sleep").last)
+        let time = try #require(fired["locator"]?.objectValue.flatMap(PlayCommandTests.publicationTime))
+        #expect(time >= 15.2 && time < 16.5, "paused at \(time) s, the chapter ended at 15.26 s")
+    }
+
+    @Test func aSpokenBookFollowsItsNavigationDocument() throws {
+        let running = try RunningProcess(ProcessRunner.raudioExecutable, ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--no-state"])
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
+        #expect(Self.send("chapter next", to: running) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":2") })
+        running.send("quit\n")
+        _ = running.finish(timeout: 10)
+        let second = try #require(try Self.events(running, "chapter").last)
+        let href = try #require(second["href"]?.stringValue?.split(separator: "#").first.map(String.init))
+        let utterances = try Self.events(running, "utterance")
+        #expect(utterances.last?["locator"]?.objectValue?["href"]?.stringValue == href, "speech moved to \(href)")
+    }
+}
