@@ -43,7 +43,7 @@ private func failure(_ line: String) -> CommandParseError? {
     }
 
     @Test(arguments: [
-        "speed 0.49", "speed 3.01", "speed -1.5", "speed 0", "volume 1.1", "volume -0.1",
+        "speed 0.49", "speed 3.01", "speed -1.5", "speed 0", "volume 2.1", "volume -0.1",
         "speed nan", "speed NaN", "speed inf", "speed infinity", "speed 1e0", "speed 0x1p0", "speed 1.5x",
         "speed 1,5", "speed 1.2.3", "speed .", "speed +", "volume 80%", "speed ١٫٥",
         #"{"command":"speed","value":-1.5}"#, #"{"command":"speed","value":"1.5"}"#,

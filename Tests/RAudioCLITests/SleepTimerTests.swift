@@ -85,3 +85,23 @@ import Testing
         return data[start...].withUnsafeBytes { raw in (0..<(raw.count / 2)).map { raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self) } }
     }
 }
+
+/// `--volume` above 1: louder, and no sample clips.
+@Suite struct VolumeBoostTests {
+    @Test func aBoostedBookIsLouderAndNeverClips() throws {
+        let folder = try TemporaryDirectory()
+        let plain = folder.path("plain.wav"), boosted = folder.path("boosted.wav")
+        for (path, volume) in [(plain, "1"), (boosted, "2")] {
+            let result = try ProcessRunner.raudio(["play", PlayCommandTests.sampleBook, "--output", "wav:\(path)", "--duration", "20", "--volume", volume])
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let quiet = try SleepTimerTests.samples(plain), loud = try SleepTimerTests.samples(boosted)
+        #expect(quiet.count == loud.count && !quiet.isEmpty)
+        let rms = { (values: [Int16]) in (values.map { Double($0) * Double($0) }.reduce(0, +) / Double(values.count)).squareRoot() }
+        let ratio = rms(loud) / rms(quiet)
+        #expect(ratio > 1.6 && ratio <= 2.0, "the boost makes it \(ratio)x louder")
+        let peak = loud.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak <= Int(32767 * 0.981), "peak \(peak): the limiter keeps it below full scale")
+        #expect((quiet.map { abs(Int($0)) }.max() ?? 0) * 2 > 32767, "the sample's loudest peaks would have clipped at 2x")
+    }
+}

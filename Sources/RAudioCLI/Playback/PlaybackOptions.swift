@@ -15,7 +15,7 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Playback speed, 0.5 to 3.0 (1 = normal); the pitch is preserved. Default: the book's last speed, else 1.")
     var speed: Double?
 
-    @Option(help: "Volume, 0 to 1. Default: the book's last volume, else 1.")
+    @Option(help: "Volume, 0 to 2 (above 1 boosts quiet books; a limiter keeps peaks from clipping). Default: the book's last volume, else 1.")
     var volume: Double?
 
     @Flag(help: "Pace the wav and null outputs in real time (they otherwise run as fast as decoding allows).")
@@ -54,8 +54,8 @@ struct PlaybackOptions: ParsableArguments {
         if let speed, !(speed.isFinite && (0.5...3.0).contains(speed)) {
             throw ValidationError("--speed must be between 0.5 and 3.0, for example --speed 1.5")
         }
-        if let volume, !(volume.isFinite && (0...1).contains(volume)) {
-            throw ValidationError("--volume must be between 0 and 1, for example --volume 0.8")
+        if let volume, !(volume.isFinite && (0...2).contains(volume)) {
+            throw ValidationError("--volume must be between 0 and 2 (above 1 boosts, with a limiter), for example --volume 0.8")
         }
         guard interval.isFinite, interval >= 0.05 else {
             throw ValidationError("--interval must be at least 0.05 seconds, for example --interval 0.5")

@@ -34,7 +34,7 @@ extension PlayerCommand {
             case .seek: .seekTarget
             case .go: .locator
             case .speed: .number(0.5...3.0, example: "1.5")
-            case .volume: .number(0...1, example: "0.8")
+            case .volume: .number(0...2, example: "0.8")
             case .pitch: .number(0.5...2.0, example: "1.2")
             case .voice: .word
             }

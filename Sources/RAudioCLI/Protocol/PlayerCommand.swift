@@ -25,7 +25,7 @@ public enum PlayerCommand: Sendable, Hashable {
     case go(locatorJSON: Data)
     /// Playback rate, 0.5 to 3.0.
     case speed(Double)
-    /// Output volume, 0 to 1.
+    /// Output volume, 0 to 2 (above 1 a boost, peak-limited).
     case volume(Double)
     /// Asks for a `state` event now.
     case status

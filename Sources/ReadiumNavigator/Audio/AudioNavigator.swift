@@ -39,7 +39,7 @@ public actor AudioNavigator {
         }
         var configuration = configuration
         configuration.speed = SpeedProcessorLimits.clamp(configuration.speed)
-        configuration.volume = min(max(configuration.volume.isNaN ? 1 : configuration.volume, 0), 1)
+        configuration.volume = VolumeLimiter.clamp(configuration.volume)
         self.publication = publication
         self.components = components
         self.configuration = configuration
@@ -137,9 +137,9 @@ public actor AudioNavigator {
         session.renderer.setSpeed(configuration.speed)
     }
 
-    /// Changes the volume (clamped to 0...1) while playing.
+    /// Changes the volume (clamped to 0...2; above 1 a limiter keeps peaks from clipping) while playing.
     public func setVolume(_ volume: Double) {
-        configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
+        configuration.volume = VolumeLimiter.clamp(volume)
         session.renderer.setVolume(configuration.volume)
     }
 

@@ -203,7 +203,7 @@ public actor MediaOverlayNavigator {
     }
 
     public func setSpeed(_ speed: Double) { session.renderer.setSpeed(SpeedProcessorLimits.clamp(speed)) }
-    public func setVolume(_ volume: Double) { session.renderer.setVolume(min(max(volume.isNaN ? 1 : volume, 0), 1)) }
+    public func setVolume(_ volume: Double) { session.renderer.setVolume(VolumeLimiter.clamp(volume)) }
 
     /// Stops the render thread and releases the output (a WAV file is complete when this returns).
     public func close() async {

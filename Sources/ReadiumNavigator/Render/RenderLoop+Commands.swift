@@ -31,7 +31,7 @@ extension RenderLoop {
             speed = SpeedProcessorLimits.clamp(newSpeed)
             speedProcessor?.speed = speed
         case .setVolume(let newVolume):
-            volume = Float(min(max(newVolume.isNaN ? 1 : newVolume, 0), 1))
+            volume = Float(VolumeLimiter.clamp(newVolume))
         case .setStopAfter(let seconds):
             stopAfterSeconds = seconds
             renderedSeconds = 0

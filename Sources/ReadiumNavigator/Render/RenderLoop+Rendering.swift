@@ -70,9 +70,7 @@ extension RenderLoop {
             let frames = speedProcessor.pull(into: buffer)
             guard frames > 0 else { return true }
             let count = frames * channels
-            if volume != 1 {
-                for index in 0..<count { processedBuffer[index] *= volume }
-            }
+            limiter.process(processedBuffer, count: count, channels: channels, sampleRate: outputFormat.sampleRate, gain: volume)
             do {
                 try sink.write(UnsafeBufferPointer(start: UnsafePointer(processedBuffer), count: count))
             } catch {

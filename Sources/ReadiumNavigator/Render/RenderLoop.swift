@@ -46,6 +46,8 @@ final class RenderLoop: @unchecked Sendable {
     var generation: UInt64 = 0
     var speed: Double
     var volume: Float
+    /// Applies `volume`, limiting peaks when it boosts.
+    var limiter = VolumeLimiter()
     var stopAfterSeconds: Double?
     var renderedSeconds = 0.0
     /// While the output is lost: when to give up reconnecting, and the error to report then.
@@ -79,7 +81,7 @@ final class RenderLoop: @unchecked Sendable {
         self.inbox = inbox
         self.reports = reports
         self.speed = SpeedProcessorLimits.clamp(speed)
-        self.volume = Float(min(max(volume.isNaN ? 1 : volume, 0), 1))
+        self.volume = Float(VolumeLimiter.clamp(volume))
         decodeBuffer = .allocate(capacity: Self.chunkFrames * Self.maxChannels)
         // Resampling up to 8x (8 kHz to 64 kHz) of a chunk, plus the filter's tail.
         convertCapacity = Self.chunkFrames * 8 * Self.maxChannels

@@ -54,7 +54,7 @@ public actor PublicationSpeechSynthesizer {
         configuration: SpeechSynthesizerConfiguration = .init(), contentWarnings: WarningLog? = nil
     ) throws(TTSError) {
         var configuration = configuration
-        configuration.volume = min(max(configuration.volume.isNaN ? 1 : configuration.volume, 0), 1)
+        configuration.volume = VolumeLimiter.clamp(configuration.volume)
         var voice: TTSVoice?
         if let identifier = configuration.voiceIdentifier {
             guard let found = engine.voice(withIdentifier: identifier) else {
@@ -186,7 +186,7 @@ public actor PublicationSpeechSynthesizer {
 
     /// Changes the output gain (0...1) at once.
     public func setVolume(_ volume: Double) {
-        configuration.volume = min(max(volume.isNaN ? 1 : volume, 0), 1)
+        configuration.volume = VolumeLimiter.clamp(volume)
         session.renderer.setVolume(configuration.volume)
     }
 
