@@ -63,7 +63,7 @@ let package = Package(
         // `make bench` only: in-process timings (EPUB iteration, seek latency...) as JSON lines.
         .executableTarget(
             name: "raudio-bench",
-            dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine"]
+            dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState"]
         ),
         // `make fuzz` only: libFuzzer drivers for the parsers, built with -sanitize=fuzzer -DFUZZING.
         .executableTarget(

@@ -8,7 +8,7 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
-#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats tts media_overlays");
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state tts media_overlays");
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #
 # Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
@@ -197,6 +197,8 @@ make_long_ogg() {
 source "$ROOT/scripts/long-book.sh"
 # bench_formats (scripts/bench-formats.sh): AAC, Opus, FLAC and a 10-hour M4B (issue 13).
 source "$ROOT/scripts/bench-formats.sh"
+# bench_state (scripts/bench-state.sh): the listening-state store (issue 14).
+source "$ROOT/scripts/bench-state.sh"
 
 # ---------------------------------------------------------------------------------------------------
 # A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
@@ -362,6 +364,7 @@ bench_audio_pulse_cpu() {
     local our_median our_low our_high their_median their_low their_high
     read -r our_median our_low our_high < <(stats "${ours[@]}")
     read -r their_median their_low their_high < <(stats "${theirs[@]}")
+    PULSE_CLIENT_CPU="$our_median"
     row "$figure" "$target" \
         "raudio $our_median ($our_low-$our_high), mpg123 -o pulse $their_median ($their_low-$their_high), $runs runs each" \
         "$(of_target "$our_median" 0.005), $(calc "$our_median / $their_median")x mpg123: $(at_most "$our_median" 0.005)" "$command"
@@ -712,7 +715,7 @@ write_report() {
     } >"$tmp" && mv "$tmp" "$OUTPUT"
 }
 
-for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats tts media_overlays}; do
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state tts media_overlays}; do
     "bench_$section"
 done
 write_report

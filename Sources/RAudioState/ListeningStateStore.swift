@@ -49,6 +49,8 @@ public final class ListeningStateStore: Sendable {
         configuration.prepareDatabase { db in
             // WAL (DatabasePool's mode) with NORMAL sync: a killed process loses nothing committed.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The WAL is truncated to 1 MB after each checkpoint rather than kept at its largest.
+            try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
         }
         let pool = try DatabasePool(path: file.path, configuration: configuration)
         try StateSchema.migrator.migrate(pool)
@@ -115,6 +117,11 @@ public final class ListeningStateStore: Sendable {
     /// Every book, the most recently opened first.
     public func history() throws -> [BookRecord] {
         try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }
+    }
+
+    /// Moves the WAL's pages into the database file and truncates the WAL (for measurements, backups).
+    public func checkpoint() throws {
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.

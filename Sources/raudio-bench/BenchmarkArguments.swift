@@ -12,6 +12,7 @@ struct BenchmarkArguments {
           speak-gaps EPUB [--href HREF] [--seconds 1800]  silence added between utterances over one chapter
           narration-first-buffer EPUB [--repeat 20] [--href HREF#ID]  text locator -> first narration buffer
           narration-plan EPUB [--repeat 20] [--mode narration|no-tts|tts]  build the whole narration plan
+          state-store DIR [--books 10000] [--saves 500]  fill a listening-state store; time a save and an open + lookup; its size
         Prints one JSON object per measurement on stdout.
 
         """

@@ -22,6 +22,8 @@ case "speak-gaps":
     status = BenchmarkRunner.run { try SpeechGapBenchmark(arguments: arguments).run() }
 case "narration-first-buffer":
     status = BenchmarkRunner.run { try NarrationFirstBufferBenchmark(arguments: arguments).run() }
+case "state-store":
+    status = BenchmarkRunner.run { try StateStoreBenchmark(arguments: arguments).run() }
 case "narration-plan":
     status = BenchmarkRunner.run { try NarrationPlanBenchmark(arguments: arguments).run() }
 default:
