@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance locators soak demo bench samples fuzz sanitize clean
+.PHONY: help deps build release test conformance locators soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -35,6 +35,9 @@ locators: release ## Resolve every locator of the corpus and sample EPUBs in hea
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+
+state-stress: release ## Kill players with SIGKILL 1,000 times (KILLS=...) mid-save, then check the listening-state store (not in CI)
+	@bash scripts/state-kill-stress.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(or $(KILLS),1000)
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"

@@ -100,6 +100,25 @@ import Testing
         #expect(afterTerm >= 12 && afterTerm < 13.5, "SIGTERM at 12 s saved \(afterTerm) s")
     }
 
+    /// Players killed at random moments while saving every 50 ms leave the store sound (the full
+    /// 1,000-kill run is `make state-stress`).
+    @Test func killedPlayersLeaveTheStoreIntact() throws {
+        let state = try TemporaryDirectory()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<30 {
+            let running = try RunningProcess(ProcessRunner.raudioExecutable, ["play", Self.book, "--output", "null", "--realtime", "--interval", "0.05"],
+                                             environment: ["RAUDIO_STATE_DIR": state.url.path, "RAUDIO_SAVE_INTERVAL": "0.05"])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &generator))
+            running.signal(SIGKILL)
+            _ = running.finish(timeout: 10)
+        }
+        let store = try #require(ListeningStateStore.open(directory: state.url).store)
+        #expect(try store.integrityCheck() == "ok")
+        let books = try store.history()
+        #expect(books.count == 1)
+        #expect(books.first?.locator != nil, "some kill came after a save")
+    }
+
     @Test func settingsAreRemembered() throws {
         let state = try TemporaryDirectory()
         #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1", "--speed", "1.5", "--volume", "0.5"], state: state).status == 0)
@@ -150,6 +169,23 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardError.contains("cannot be kept in \(blocker)/state"), "\(result.standardError)")
         #expect(result.outputLines.last?.contains("\"state\":\"stopped\"") == true)
+    }
+
+    /// A full disk (a file-size limit, `ulimit -f`): a warning, playback goes on, the store stays sound.
+    @Test func aFullDiskWarnsAndLeavesTheStoreIntact() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "5"], state: state).status == 0)
+        for blocks in [8, 20] {
+            let script = "ulimit -f \(blocks); RAUDIO_STATE_DIR='\(state.url.path)' exec '\(ProcessRunner.raudioExecutable.path)' play '\(Self.book)' --output null --duration 3 --from start"
+            let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], timeout: 60)
+            #expect(!result.endedBySignal && result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("warning") && result.standardError.contains(state.url.path), "\(result.standardError)")
+            #expect(result.outputLines.last?.contains("\"state\":\"stopped\"") == true)
+        }
+        let store = try #require(ListeningStateStore.open(directory: state.url).store)
+        #expect(try store.integrityCheck() == "ok")
+        let saved = try #require(try store.history().first?.locator)
+        #expect(saved.contains("t=5"), "the position saved before the disk filled: \(saved)")
     }
 
     @Test func twoPlayersOnOneBookShareTheStoreWithoutLocking() async throws {
