@@ -14,7 +14,7 @@ set -euo pipefail
 # The one list of Debian packages the project needs.
 APT_PACKAGES=(
     # Build: the C libraries behind the C* modules of Package.swift, and pkg-config to find them.
-    libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev libflac-dev libsqlite3-dev pkg-config
+    libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev libflac-dev libsqlite3-dev libebur128-dev pkg-config
     # FFmpeg's demuxers and decoders (AAC, M4B, ALAC, Opus, FLAC) behind CFFmpeg.
     libavformat-dev libavcodec-dev libavutil-dev
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and

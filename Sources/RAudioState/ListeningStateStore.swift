@@ -114,6 +114,26 @@ public final class ListeningStateStore: Sendable {
         }
     }
 
+    // MARK: - Loudness
+
+    /// The measured loudness of the book's tracks, by href: (integrated LUFS, sample peak).
+    public func loudness(key: String) throws -> [String: (integrated: Double, samplePeak: Double)] {
+        try database.read { db in
+            var result: [String: (integrated: Double, samplePeak: Double)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT href, integrated, samplePeak FROM loudness WHERE bookKey = ?", arguments: [key]) {
+                result[row["href"]] = (row["integrated"], row["samplePeak"])
+            }
+            return result
+        }
+    }
+
+    public func saveLoudness(key: String, href: String, integrated: Double, samplePeak: Double) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO loudness (bookKey, href, integrated, samplePeak) VALUES (?, ?, ?, ?)",
+                           arguments: [key, href, integrated, samplePeak])
+        }
+    }
+
     /// Every book, the most recently opened first.
     public func history() throws -> [BookRecord] {
         try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }

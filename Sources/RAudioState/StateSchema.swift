@@ -38,6 +38,17 @@ enum StateSchema {
                 CREATE INDEX bookmark_bookKey ON bookmark(bookKey);
                 """)
         }
+        migrator.registerMigration("v3: loudness") { db in
+            try db.execute(sql: """
+                CREATE TABLE loudness (
+                    bookKey TEXT NOT NULL REFERENCES book(key) ON DELETE CASCADE,
+                    href TEXT NOT NULL,
+                    integrated REAL NOT NULL,
+                    samplePeak REAL NOT NULL,
+                    PRIMARY KEY (bookKey, href)
+                );
+                """)
+        }
         return migrator
     }
 

@@ -51,6 +51,13 @@ struct PlaySession {
         if isNarration {
             return try await playNarration(of: publication, components: components, configuration: configuration, memory: memory)
         }
+        var analysis: LoudnessAnalysis?
+        if options.normalize {
+            let resumed = memory?.resumePoint.flatMap { point in publication.readingOrder.firstIndex { $0.hrefWithoutFragment == point.locator.href } }
+            analysis = LoudnessAnalysis(publication: publication, store: memory?.store, key: memory?.key, startingAt: resumed ?? 0)
+            components.decoderFactory = NormalizingDecoderFactory(base: components.decoderFactory, gains: analysis!.gains)
+        }
+        defer { analysis?.cancel() }
         let navigator: AudioNavigator
         do {
             navigator = try AudioNavigator(publication: publication, components: components, configuration: configuration)

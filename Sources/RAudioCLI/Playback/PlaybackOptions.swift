@@ -33,6 +33,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
+    @Flag(help: "Bring every track to the same loudness (EBU R 128, -18 LUFS), measured in the background and remembered.")
+    var normalize = false
+
     @Option(help: ArgumentHelp("Pause after this long (30m, 1h30m, 90s, 45 = minutes), fading out over the last 10 s.", valueName: "time"))
     var sleep: String?
 

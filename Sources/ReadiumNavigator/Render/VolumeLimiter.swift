@@ -3,17 +3,19 @@ import Foundation
 /// Applies the volume to rendered samples. Up to 1 it only scales; above 1 (a boost, up to `maximum`)
 /// a peak limiter keeps every sample within ±`ceiling`, so a boost never clips: the gain follows a peak
 /// envelope that jumps to each louder peak at once and lets go over `releaseSeconds`.
-/// Allocation-free; used on the render thread only.
-struct VolumeLimiter {
+/// Allocation-free; one instance per stream of samples (the render thread's, a normalized track's).
+public struct VolumeLimiter {
     /// The loudest volume a listener may ask for (twice the signal, +6 dB).
-    static let maximum = 2.0
-    static let ceiling: Float = 0.98
+    public static let maximum = 2.0
+    public static let ceiling: Float = 0.98
     static let releaseSeconds = 0.15
 
     /// `volume` within 0...maximum (NaN is 1).
-    static func clamp(_ volume: Double) -> Double {
+    public static func clamp(_ volume: Double) -> Double {
         min(max(volume.isNaN ? 1 : volume, 0), maximum)
     }
+
+    public init() {}
 
     private var envelope: Float = 0
     private var release: Float = 0
@@ -21,7 +23,7 @@ struct VolumeLimiter {
 
     /// Scales `count` interleaved samples of `channels` channels at `sampleRate` by `gain`, limiting
     /// peaks when the gain is above 1.
-    mutating func process(_ samples: UnsafeMutablePointer<Float>, count: Int, channels: Int, sampleRate: Int, gain: Float) {
+    public mutating func process(_ samples: UnsafeMutablePointer<Float>, count: Int, channels: Int, sampleRate: Int, gain: Float) {
         if gain <= 1 {
             envelope = 0
             if gain != 1 { for index in 0..<count { samples[index] *= gain } }
