@@ -76,9 +76,12 @@ final class ListeningMemory {
             note(inner)
         case .stateChanged(let state, let locator):
             if let locator { lastLocator = locator }
+            let wasPlaying = isPlaying
             isPlaying = state.name == "playing"
             switch state.name {
-            case "paused", "stopped": save(finished: false)
+            // (A failure, or loading after playing, is how a lost audio server shows.)
+            case "paused", "stopped", "failed": save(finished: false)
+            case "loading" where wasPlaying: save(finished: false)
             case "ended": save(finished: true)
             default: break
             }
