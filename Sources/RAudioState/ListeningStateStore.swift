@@ -43,7 +43,21 @@ public final class ListeningStateStore: Sendable {
         }
     }
 
+    /// Opens the pool, retrying for up to 5 s while another process holds a lock that SQLite's busy
+    /// handler does not wait for (two players creating the file, or switching it to WAL, at once).
     private static func openDatabase(_ file: URL) throws -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                return try openDatabaseOnce(file)
+            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && attempt < 50 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    private static func openDatabaseOnce(_ file: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -53,8 +67,18 @@ public final class ListeningStateStore: Sendable {
             try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
         }
         let pool = try DatabasePool(path: file.path, configuration: configuration)
-        try StateSchema.migrator.migrate(pool)
-        return pool
+        // Another process may be migrating the same new file: its tables then appear under ours
+        // ("already exists"); once it has committed, migrating again finds nothing left to do.
+        var attempt = 0
+        while true {
+            do {
+                try StateSchema.migrator.migrate(pool)
+                return pool
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && (error.message ?? "").contains("already exists") && attempt < 50 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
     }
 
     // MARK: - Books

@@ -54,6 +54,19 @@ import Testing
         #expect(try #require(try Self.firstPosition(elsewhere)) < 1, "--no-state neither resumes")
     }
 
+    /// A book is known by its identifier: a copy elsewhere (moved, renamed) resumes, and history shows its new path.
+    @Test func aMovedBookStillResumes() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "20"], state: state).status == 0)
+        let moved = state.path("renamed.audiobook")
+        try FileManager.default.copyItem(atPath: Self.book, toPath: moved)
+        let again = try Self.raudio(["play", moved, "--output", "null", "--duration", "1"], state: state)
+        let resumed = try #require(try Self.firstPosition(again))
+        #expect(abs(resumed - 20) < 1, "resumed at \(resumed) s")
+        let books = try Self.history(state)
+        #expect(books.count == 1 && books.first?["path"]?.stringValue == URL(fileURLWithPath: moved).standardizedFileURL.path)
+    }
+
     @Test func aFinishedBookIsMarkedAndStartsOver() throws {
         let state = try TemporaryDirectory()
         #expect(try Self.raudio(["play", Self.book, "--output", "null"], state: state).status == 0)
@@ -188,23 +201,27 @@ import Testing
         #expect(saved.contains("t=5"), "the position saved before the disk filled: \(saved)")
     }
 
-    @Test func twoPlayersOnOneBookShareTheStoreWithoutLocking() async throws {
-        let state = try TemporaryDirectory()
-        let environment = ["RAUDIO_STATE_DIR": state.url.path, "RAUDIO_SAVE_INTERVAL": "0.1"]
-        let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
-            for _ in 0..<2 {
-                group.addTask { try ProcessRunner.raudio(["play", Self.book, "--output", "null", "--interval", "0.05"], environment: environment, timeout: 120) }
+    /// Players started together on a new store (creating it, switching it to WAL) and saving every
+    /// 100 ms: no lock errors, one sound store.
+    @Test func playersAtOnceShareTheStoreWithoutLocking() async throws {
+        for _ in 0..<3 {
+            let state = try TemporaryDirectory()
+            let environment = ["RAUDIO_STATE_DIR": state.url.path, "RAUDIO_SAVE_INTERVAL": "0.1"]
+            let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+                for _ in 0..<3 {
+                    group.addTask { try ProcessRunner.raudio(["play", Self.book, "--output", "null", "--interval", "0.05"], environment: environment, timeout: 120) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            for result in results {
+                #expect(result.status == 0)
+                #expect(!result.standardError.contains("warning"), "\(result.standardError)")
+            }
+            let (opened, warnings) = ListeningStateStore.open(directory: state.url)
+            #expect(warnings.isEmpty)
+            let store = try #require(opened)
+            #expect(try store.integrityCheck() == "ok")
+            #expect(try store.history().count == 1)
         }
-        for result in results {
-            #expect(result.status == 0)
-            #expect(!result.standardError.contains("warning"), "\(result.standardError)")
-        }
-        let (opened, warnings) = ListeningStateStore.open(directory: state.url)
-        #expect(warnings.isEmpty)
-        let store = try #require(opened)
-        #expect(try store.integrityCheck() == "ok")
-        #expect(try store.history().count == 1)
     }
 }
