@@ -20,13 +20,17 @@ import Testing
     }
 
     /// An M4B (AAC in MP4) is read by raudio's own MP4 reader: libavcodec decodes, libavformat and the
-    /// 40 libraries only it needs stay out; an Opus file needs FFmpeg's demuxers and loads them.
+    /// 40 libraries only it needs stay out; a lone FLAC (libFLAC) loads neither; an Opus file needs
+    /// FFmpeg's demuxers and loads them.
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func anM4BLoadsTheDecodersButNotTheDemuxers() throws {
         let m4b = try Self.librariesLoaded(["play", try Corpus.file("audio/formats/mutagen__ep7.m4b").path, "--output", "null"])
         #expect(m4b.status == 0)
         #expect(m4b.libraries.contains("libavcodec.so"), "\(m4b.libraries.prefix(400))")
         #expect(!m4b.libraries.contains("libavformat.so"))
+        let flac = try Self.librariesLoaded(["play", try Corpus.file("audio/formats/mutagen__silence-44-s.flac").path, "--output", "null"])
+        #expect(flac.status == 0)
+        #expect(!flac.libraries.contains("libavcodec.so") && !flac.libraries.contains("libavformat.so"), "a lone FLAC needs no FFmpeg: \(flac.libraries.prefix(300))")
         let opus = try Self.librariesLoaded(["play", try Corpus.file("audio/formats/atl__opus.opus").path, "--output", "null"])
         #expect(opus.status == 0)
         #expect(opus.libraries.contains("libavformat.so"))

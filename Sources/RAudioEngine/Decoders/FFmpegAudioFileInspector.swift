@@ -12,10 +12,11 @@ import ReadiumStreamer
 public struct FFmpegAudioFileInspector: AudioFileInspector {
     public init() {}
 
-    /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader, without loading FFmpeg;
-    /// the rest by FFmpeg's demuxers.
+    /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader and native FLAC by libFLAC,
+    /// without loading FFmpeg; the rest by FFmpeg's demuxers.
     public func inspect(_ resource: any Resource) throws -> AudioFileDescription {
         if let description = try MP4AudioFileInspector.inspect(resource) { return description }
+        if let description = try FLACAudioFileInspector.inspect(resource) { return description }
         return try inspectWithFFmpeg(resource)
     }
 

@@ -22,6 +22,8 @@ final class FLACClient {
     var pendingOffset = 0
     /// The first error libFLAC reported, in words.
     var errorDescription: String?
+    /// When set, the other metadata blocks are collected here (`FLACAudioFileInspector`).
+    var metadata: FLACMetadata?
 
     init(reader: ResourceReader) {
         self.reader = reader
@@ -112,8 +114,13 @@ func flacWrite(_ decoder: UnsafePointer<FLAC__StreamDecoder>?, _ frame: UnsafePo
 }
 
 func flacMetadata(_ decoder: UnsafePointer<FLAC__StreamDecoder>?, _ metadata: UnsafePointer<FLAC__StreamMetadata>?, _ context: UnsafeMutableRawPointer?) {
-    guard let metadata, metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
-    client(context).receive(streamInfo: metadata.pointee.data.stream_info)
+    guard let metadata else { return }
+    let client = client(context)
+    if metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO {
+        client.receive(streamInfo: metadata.pointee.data.stream_info)
+    } else {
+        client.metadata?.receive(metadata.pointee)
+    }
 }
 
 func flacError(_ decoder: UnsafePointer<FLAC__StreamDecoder>?, _ status: FLAC__StreamDecoderErrorStatus, _ context: UnsafeMutableRawPointer?) {
