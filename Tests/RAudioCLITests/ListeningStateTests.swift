@@ -92,6 +92,20 @@ import Testing
         try store.save(SavedPosition(locator: locator), key: opened.key, at: Date().timeIntervalSince1970 - 7200)
         let back = try #require(try Self.firstPosition(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1"], state: state)))
         #expect(abs(back - (saved - 10)) < 0.5, "after two hours: \(back) s, saved \(saved) s")
+        // Steps of the listener's own.
+        try store.save(SavedPosition(locator: locator), key: opened.key, at: Date().timeIntervalSince1970 - 7200)
+        let own = try #require(try Self.firstPosition(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "1", "--auto-rewind", "1m:1,1h:3s"], state: state)))
+        #expect(abs(own - (saved - 3)) < 0.5, "--auto-rewind 1m:1,1h:3s after two hours: \(own) s, saved \(saved) s")
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--auto-rewind", "soon"], state: state).status == 64)
+    }
+
+    @Test func autoRewindStepsParse() {
+        #expect(AutoRewind(parsing: "off") == .off)
+        #expect(AutoRewind(parsing: "60:2,3600:10") == AutoRewind(steps: [(60, 2), (3600, 10)]))
+        #expect(AutoRewind(parsing: "1m:2,1h:10s,1d:30") == AutoRewind(steps: [(60, 2), (3600, 10), (86_400, 30)]))
+        #expect(AutoRewind(parsing: "1m") == nil && AutoRewind(parsing: "") == nil && AutoRewind(parsing: "1m:-2") == nil)
+        #expect(AutoRewind.standard.rewind(afterPause: 30) == 0)
+        #expect(AutoRewind.standard.rewind(afterPause: 7200) == 10)
     }
 
     @Test func sigtermSavesAndSigkillLosesAtMostTheSaveInterval() throws {
@@ -160,6 +174,22 @@ import Testing
         if ReadiumValidator.isAvailable {
             try ReadiumValidator.validate(.locator, try Self.raudio(["history"], state: state).standardOutput)
         }
+    }
+
+    /// A narrated EPUB (media overlays) resumes at the `par` it was reading.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func aNarratedBookResumesAtItsPar() throws {
+        let state = try TemporaryDirectory()
+        let book = try Corpus.file(NarrationPlayTests.daisy).path
+        let first = try Self.raudio(["play", book, "--output", "null", "--duration", "8"], state: state)
+        #expect(first.status == 0, "\(first.standardError)")
+        let read = try Self.events(first).filter { $0["type"] == "utterance" }
+        let last = try #require(read.last?["locator"]?.objectValue)
+        #expect(try Self.history(state).first?["mode"] == "narration")
+        let again = try Self.raudio(["play", book, "--output", "null", "--duration", "1"], state: state)
+        #expect(again.standardError.contains("resuming"), "\(again.standardError)")
+        let resumed = try #require(try Self.events(again).first { $0["type"] == "utterance" }?["locator"]?.objectValue)
+        #expect(resumed["href"] == last["href"] && resumed["text"] == last["text"], "resumed at \(resumed), left at \(last)")
     }
 
     @Test func aDamagedStateFileIsMovedAsideAndPlaybackGoesOn() throws {

@@ -45,7 +45,7 @@ final class ListeningMemory {
             let previous = try store.book(key: key)
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
             try store.opened(key: key, title: publication.title, path: absolute, mode: mode)
-            return ListeningMemory(store: store, key: key, mode: mode, previous: previous, autoRewind: options.noAutoRewind ? .off : .standard)
+            return ListeningMemory(store: store, key: key, mode: mode, previous: previous, autoRewind: options.autoRewindSteps)
         } catch {
             StandardStreams.printError("raudio: warning: the listening state in \(store.file.path) cannot be used (\(error)); playing without it")
             return nil

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioState
 
 /// The options every streaming command shares (`play` and `speak`).
 struct PlaybackOptions: ParsableArguments {
@@ -53,6 +54,17 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Resume exactly where the book was left, without going back a little after a long pause.")
     var noAutoRewind = false
 
+    @Option(help: ArgumentHelp(
+        "How far to go back on resuming, by how long the book was paused: pause:rewind pairs, default 1m:2,10m:5,1h:10,1d:30 (seconds, or with s, m, h, d).",
+        valueName: "steps"))
+    var autoRewind: String?
+
+    /// The auto-rewind in force: `--no-auto-rewind`, `--auto-rewind`, or the standard steps.
+    var autoRewindSteps: AutoRewind {
+        if noAutoRewind { return .off }
+        return autoRewind.flatMap(AutoRewind.init(parsing:)) ?? .standard
+    }
+
     func validate() throws {
         if let speed, !(speed.isFinite && (0.5...3.0).contains(speed)) {
             throw ValidationError("--speed must be between 0.5 and 3.0, for example --speed 1.5")
@@ -65,6 +77,9 @@ struct PlaybackOptions: ParsableArguments {
         }
         guard reconnectTimeout.isFinite, reconnectTimeout >= 0 else {
             throw ValidationError("--reconnect-timeout must be 0 or more seconds, for example --reconnect-timeout 30")
+        }
+        if let autoRewind, AutoRewind(parsing: autoRewind) == nil {
+            throw ValidationError("--auto-rewind \(autoRewind): give pause:rewind pairs, for example --auto-rewind 1m:2,1h:10 (or off)")
         }
         if let sleep {
             guard case .after? = SleepRequest(parsing: sleep) else {
