@@ -203,6 +203,31 @@ import Testing
         #expect(try Self.history(state).count == 1, "a new store was made and used")
     }
 
+    /// Whether this machine lets us mount a directory read-only in a private mount namespace (root with
+    /// CAP_SYS_ADMIN, as CI's machines run): root writes through permissions, so only a read-only mount
+    /// makes a store unwritable.
+    static let canMountReadOnly: Bool = {
+        let probe = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["unshare", "-m", "sh", "-c", "mount -t tmpfs none /mnt && mount -o remount,ro /mnt"])
+        return probe?.status == 0
+    }()
+
+    @Test(.enabled(if: canMountReadOnly, "needs unshare -m and mount (root with CAP_SYS_ADMIN)"))
+    func aReadOnlyStoreWarnsPlaybackGoesOnAndNothingIsLost() throws {
+        let state = try TemporaryDirectory()
+        #expect(try Self.raudio(["play", Self.book, "--output", "null", "--duration", "5"], state: state).status == 0)
+        let script = """
+            mount --bind '\(state.url.path)' '\(state.url.path)' && mount -o remount,bind,ro '\(state.url.path)' && \
+            RAUDIO_STATE_DIR='\(state.url.path)' exec '\(ProcessRunner.raudioExecutable.path)' play '\(Self.book)' --output null --duration 3
+            """
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["unshare", "-m", "sh", "-c", script], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("warning") && result.standardError.contains(state.url.path), "\(result.standardError)")
+        #expect(result.outputLines.last?.contains("\"state\":\"stopped\"") == true)
+        let store = try #require(ListeningStateStore.open(directory: state.url).store)
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try store.history().first?.locator?.contains("t=5") == true, "the position saved before is still there")
+    }
+
     @Test func aStateDirectoryThatCannotBeMadeWarnsAndPlaybackGoesOn() throws {
         let state = try TemporaryDirectory()
         // A directory under a regular file cannot exist, even for root.
