@@ -11,9 +11,9 @@ import GRDB
 /// render thread. Thread-safe.
 public final class ListeningStateStore: Sendable {
     public let file: URL
-    private let database: DatabasePool
+    private let database: DatabaseQueue
 
-    private init(file: URL, database: DatabasePool) {
+    private init(file: URL, database: DatabaseQueue) {
         self.file = file
         self.database = database
     }
@@ -45,7 +45,7 @@ public final class ListeningStateStore: Sendable {
 
     /// Opens the pool, retrying for up to 5 s while another process holds a lock that SQLite's busy
     /// handler does not wait for (two players creating the file, or switching it to WAL, at once).
-    private static func openDatabase(_ file: URL) throws -> DatabasePool {
+    private static func openDatabase(_ file: URL) throws -> DatabaseQueue {
         var attempt = 0
         while true {
             do {
@@ -57,16 +57,20 @@ public final class ListeningStateStore: Sendable {
         }
     }
 
-    private static func openDatabaseOnce(_ file: URL) throws -> DatabasePool {
+    private static func openDatabaseOnce(_ file: URL) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // WAL (DatabasePool's mode) with NORMAL sync: a killed process loses nothing committed.
+            // WAL with NORMAL sync: readers and one writer of several processes at once, and a killed
+            // process loses nothing committed.
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // The WAL is truncated to 1 MB after each checkpoint rather than kept at its largest.
             try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
         }
-        let pool = try DatabasePool(path: file.path, configuration: configuration)
+        // One connection: a player makes a few small writes; a pool's reader connections only cost time
+        // to open.
+        let pool = try DatabaseQueue(path: file.path, configuration: configuration)
         // Another process may be migrating the same new file: its tables then appear under ours
         // ("already exists"); once it has committed, migrating again finds nothing left to do.
         var attempt = 0
