@@ -19,8 +19,13 @@ struct ChapterMap: Sendable {
     }
 
     let entries: [Entry]
-    private let timeline: PlaybackTimeline?
-    private let readingOrder: [String]
+    /// Whether an entry starts inside a resource (`track.mp3#t=120`, `chapter.xhtml#id`): only then can a
+    /// position event, and not only a track change, begin a chapter.
+    let hasEntriesInsideResources: Bool
+    /// Each reading-order resource's index and, for an audiobook, its start in the publication: the
+    /// lookups of every position event are then constant time, not a walk of the book.
+    private let resourceIndex: [String: Int]
+    private let trackStarts: [Double?]
 
     /// Entries whose resource is not in the reading order are left out.
     init(publication: Publication, timeline: PlaybackTimeline? = nil) {
@@ -49,20 +54,30 @@ struct ChapterMap: Sendable {
             let right = (rhs.element.readingOrderIndex, rhs.element.start ?? 0, rhs.offset)
             return left < right
         }.map(\.element)
-        self.timeline = timeline
-        self.readingOrder = readingOrder
+        hasEntriesInsideResources = self.entries.contains { $0.href.contains("#") }
+        var index: [String: Int] = [:]
+        for (position, href) in readingOrder.enumerated() where index[href] == nil { index[href] = position }
+        resourceIndex = index
+        trackStarts = timeline.map { timeline in readingOrder.indices.map { timeline.startTime(ofTrack: $0) } } ?? []
     }
 
     /// The publication time of an audio locator, when durations are known.
     func time(of locator: Locator) -> Double? {
-        guard let timeline, let resource = readingOrder.firstIndex(of: locator.hrefWithoutFragment) else { return nil }
-        return timeline.time(track: resource, seconds: locator.locations.time?.begin ?? 0)
+        guard let resource = resourceIndex[locator.hrefWithoutFragment], resource < trackStarts.count, let start = trackStarts[resource] else { return nil }
+        return start + (locator.locations.time?.begin ?? 0)
     }
 
     /// The entry `locator` lies in: the last one starting at or before it; nil before the first.
-    func index(of locator: Locator) -> Int? {
-        guard let resource = readingOrder.firstIndex(of: locator.hrefWithoutFragment) else { return nil }
-        if let timeline, let time = timeline.time(track: resource, seconds: locator.locations.time?.begin ?? 0) {
+    /// `hint` (the entry last found) makes the usual answer, the same entry or the next, immediate.
+    func index(of locator: Locator, hint: Int? = nil) -> Int? {
+        guard let resource = resourceIndex[locator.hrefWithoutFragment] else { return nil }
+        if !trackStarts.isEmpty, let time = time(of: locator) {
+            let starts = { (index: Int) in entries[index].start ?? .infinity }
+            if let hint, entries.indices.contains(hint), starts(hint) <= time + 0.001 {
+                let next = hint + 1
+                if next == entries.count || starts(next) > time + 0.001 { return hint }
+                if next + 1 == entries.count || starts(next + 1) > time + 0.001 { return next }
+            }
             return entries.lastIndex { ($0.start ?? .infinity) <= time + 0.001 }
         }
         // Text: the first entry of the resource, else the last of an earlier one.
@@ -71,5 +86,9 @@ struct ChapterMap: Sendable {
 }
 
 private extension Locator {
-    var hrefWithoutFragment: String { href.split(separator: "#", maxSplits: 1).first.map(String.init) ?? href }
+    /// `href` without its fragment; the same string (no copy) when it has none, as positions do.
+    var hrefWithoutFragment: String {
+        guard let hash = href.firstIndex(of: "#") else { return href }
+        return String(href[..<hash])
+    }
 }

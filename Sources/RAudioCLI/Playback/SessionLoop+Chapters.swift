@@ -8,7 +8,7 @@ extension SessionLoop {
     /// After each event: when the entry being heard changed, a `chapter` event (and the pause of
     /// `sleep chapter`).
     mutating func followChapters() async throws(StandardStreams.ReaderGone) {
-        guard let chapters, let locator = lastLocator, let index = chapters.index(of: locator), index != currentChapter else { return }
+        guard let chapters, let locator = lastLocator, let index = chapters.index(of: locator, hint: currentChapter), index != currentChapter else { return }
         let isFirst = currentChapter == nil
         currentChapter = index
         try writer.write(PlayerEvent.chapter(chapters.entries[index], index: index, locator: locator))
@@ -64,5 +64,18 @@ extension SessionLoop {
     private func isNearStart(of entry: ChapterMap.Entry) -> Bool {
         guard let start = entry.start, let chapters, let locator = lastLocator, let time = chapters.time(of: locator) else { return false }
         return time - start < 3
+    }
+}
+
+extension SessionEvent {
+    /// Whether the event may begin another chapter of `chapters`: a track or utterance always may, a
+    /// position only when an entry starts inside a resource (a `range` or a warning never does).
+    func mayChangeChapter(in chapters: ChapterMap) -> Bool {
+        switch self {
+        case .track, .utterance, .narration, .stateChanged: true
+        case .position: chapters.hasEntriesInsideResources
+        case .withAudioLocator(let inner, _): inner.mayChangeChapter(in: chapters)
+        case .range, .warning, .error: false
+        }
     }
 }

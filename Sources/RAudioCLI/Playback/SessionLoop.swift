@@ -47,7 +47,7 @@ struct SessionLoop {
         case .navigator(let event):
             memory?.note(event)
             let status = try handle(event)
-            try await followChapters()
+            if let chapters, event.mayChangeChapter(in: chapters) { try await followChapters() }
             return status
         case .navigatorFinished:
             return fatalStatus ?? .success
