@@ -13,7 +13,7 @@ import Testing
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }.map { $0 == 0x0A ? 0x7E : $0 }
             return "x" + String(decoding: bytes, as: UTF8.self)
         case 1: return "{\"command\":" // truncated JSON
-        case 2: return "{\"command\":\"volume\",\"value\":\(Int.random(in: 2...1000, using: &generator)),\"id\":\(index)}"
+        case 2: return "{\"command\":\"volume\",\"value\":\(Int.random(in: 3...1000, using: &generator)),\"id\":\(index)}" // (volume goes to 2)
         case 3: return "speed \(Double.random(in: 3.5...99, using: &generator))"
         case 4: return "seek nonsense\(index)"
         case 5: return "[1,2,3]"
