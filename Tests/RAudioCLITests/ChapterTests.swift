@@ -74,6 +74,32 @@ import Testing
         #expect(time >= 15.2 && time < 16.5, "paused at \(time) s, the chapter ended at 15.26 s")
     }
 
+    /// In an audiobook the chapter's end is known: its last 10 s fade out, measured in the rendered WAV.
+    @Test func sleepChapterFadesTheChaptersLastSeconds() throws {
+        let folder = try TemporaryDirectory()
+        let wav = folder.path("out.wav")
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["play", PlayCommandTests.sampleBook, "--output", "wav:\(wav)", "--realtime", "--from", "3", "--no-state", "--interval", "0.1"])
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
+        #expect(Self.send("sleep chapter", to: running) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"set\"") })
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"fired\"") })
+        running.send("quit\n")
+        #expect(running.finish(timeout: 10))
+        let states = try Self.events(running, "sleep").compactMap { $0["state"]?.stringValue }
+        #expect(states == ["set", "fading", "fired"], "\(states)")
+        let samples = try SleepTimerTests.samples(wav)
+        let rate = 22050.0
+        let peak = { (from: Double, to: Double) -> Int in
+            samples[max(0, Int(from * rate))..<min(samples.count, Int(to * rate))].map { abs(Int($0)) }.max() ?? 0
+        }
+        // The WAV starts at 3 s of the book; chapter 1 ends at 15.26 s, so the fade spans 2.26 s to 12.26 s of it.
+        let seconds = Double(samples.count) / rate
+        #expect(seconds > 11.5 && seconds < 13.5, "\(seconds) s rendered")
+        let early = peak(0, 2)
+        #expect(early > 3000)
+        #expect(peak(11.6, 12.1) < early / 6, "the chapter's last half second is faded (\(peak(11.6, 12.1)) of \(early))")
+    }
+
     @Test func aSpokenBookFollowsItsNavigationDocument() throws {
         let running = try RunningProcess(ProcessRunner.raudioExecutable, ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--no-state"])
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })

@@ -26,6 +26,8 @@ struct ChapterMap: Sendable {
     /// lookups of every position event are then constant time, not a walk of the book.
     private let resourceIndex: [String: Int]
     private let trackStarts: [Double?]
+    /// The publication's length, for an audiobook whose durations are known.
+    private let totalDuration: Double?
 
     /// Entries whose resource is not in the reading order are left out.
     init(publication: Publication, timeline: PlaybackTimeline? = nil) {
@@ -59,6 +61,13 @@ struct ChapterMap: Sendable {
         for (position, href) in readingOrder.enumerated() where index[href] == nil { index[href] = position }
         resourceIndex = index
         trackStarts = timeline.map { timeline in readingOrder.indices.map { timeline.startTime(ofTrack: $0) } } ?? []
+        totalDuration = timeline?.totalDuration
+    }
+
+    /// Where entry `index` ends in the publication (the next entry's start, or the end), for an audiobook.
+    func end(ofEntry index: Int) -> Double? {
+        guard entries.indices.contains(index) else { return nil }
+        return index + 1 < entries.count ? entries[index + 1].start : totalDuration
     }
 
     /// The publication time of an audio locator, when durations are known.

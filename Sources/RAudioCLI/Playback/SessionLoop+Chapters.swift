@@ -13,8 +13,11 @@ extension SessionLoop {
         currentChapter = index
         try writer.write(PlayerEvent.chapter(chapters.entries[index], index: index, locator: locator))
         if !isFirst, let sleepTimer, sleepTimer.untilChapterEnd {
-            sleepTimer.untilChapterEnd = false
+            let faded = sleepTimer.isFading
+            sleepTimer.cancel()
             try? await controller.perform(.pause)
+            // The fade is over: the next `play` is heard at the listener's volume.
+            if faded { try? await controller.perform(.volume(volume)) }
             try writer.write(PlayerEvent.sleep("fired", remaining: nil, locator: locator))
         }
     }

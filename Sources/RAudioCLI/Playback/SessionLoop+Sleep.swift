@@ -30,6 +30,27 @@ extension SessionLoop {
         try writer.write(PlayerEvent.sleep(isSet ? "set" : "off", remaining: remaining, untilChapterEnd: sleepTimer.untilChapterEnd))
     }
 
+    /// `sleep chapter` in an audiobook: over the last 10 s of the chapter (media time, from the positions
+    /// heard) the volume falls as with a timed sleep; the pause comes with the next chapter.
+    mutating func fadeBeforeChapterEnd() async throws(StandardStreams.ReaderGone) {
+        guard let sleepTimer, sleepTimer.untilChapterEnd, let chapters, let current = currentChapter, let locator = lastLocator,
+              let end = chapters.end(ofEntry: current), let time = chapters.time(of: locator) else { return }
+        let remaining = end - time
+        guard remaining <= SleepTimer.fadeSeconds else {
+            // Moved back out of the fade (a seek): the listener's volume again.
+            if sleepTimer.isFading {
+                sleepTimer.isFading = false
+                try? await controller.perform(.volume(volume))
+            }
+            return
+        }
+        if !sleepTimer.isFading {
+            sleepTimer.isFading = true
+            try writer.write(PlayerEvent.sleep("fading", remaining: max(0, remaining), untilChapterEnd: true))
+        }
+        try? await controller.perform(.volume(volume * max(0, remaining) / SleepTimer.fadeSeconds))
+    }
+
     /// Each tick: a `running` event each minute, the fade in the last seconds, the pause at the end.
     mutating func sleepTick() async throws(StandardStreams.ReaderGone) {
         guard let sleepTimer, let remaining = sleepTimer.remaining else { return }

@@ -48,6 +48,7 @@ struct SessionLoop {
             memory?.note(event)
             let status = try handle(event)
             if let chapters, event.mayChangeChapter(in: chapters) { try await followChapters() }
+            if sleepTimer?.untilChapterEnd == true, case .position = event { try await fadeBeforeChapterEnd() }
             return status
         case .navigatorFinished:
             return fatalStatus ?? .success
