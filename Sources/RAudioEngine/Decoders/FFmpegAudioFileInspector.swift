@@ -15,8 +15,16 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
     /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader and native FLAC by libFLAC,
     /// without loading FFmpeg; the rest by FFmpeg's demuxers.
     public func inspect(_ resource: any Resource) throws -> AudioFileDescription {
-        if let description = try MP4AudioFileInspector.inspect(resource) { return description }
-        if let description = try FLACAudioFileInspector.inspect(resource) { return description }
+        // The bytes say which reader, once: a format raudio reads itself but this file defeats (a
+        // fragmented MP4, damaged FLAC metadata) still goes to FFmpeg.
+        if case .ffmpeg(let name) = try AudioFormatSniffer.sniff(resource: resource) {
+            let own: AudioFileDescription? = switch name {
+            case AudioFormatSniffer.mp4Name: try MP4AudioFileInspector.inspect(resource)
+            case AudioFormatSniffer.flacName: try FLACAudioFileInspector.inspect(resource)
+            default: nil
+            }
+            if let own { return own }
+        }
         return try inspectWithFFmpeg(resource)
     }
 

@@ -17,8 +17,6 @@ public final class LoudnessGains: Sendable {
     public func gain(for href: String) -> Double? {
         gains.withLock { $0[href] }
     }
-
-    public var count: Int { gains.withLock { $0.count } }
 }
 
 /// Opens decoders through `base` and scales each track by its loudness gain, when one is known by the

@@ -7,9 +7,9 @@ import ReadiumStreamer
 /// comments (tags, `CHAPTERnnn` chapters), the cue sheet (chapters when no comment gives them) and the
 /// pictures (a front cover first). `raudio play one.flac` then loads none of FFmpeg's libraries.
 enum FLACAudioFileInspector {
-    /// The file's description, or nil when it is not native FLAC (another inspector then looks).
+    /// The description of `resource`, sniffed as native FLAC; nil when libFLAC cannot read its metadata
+    /// (FFmpeg then tries).
     static func inspect(_ resource: any Resource) throws -> AudioFileDescription? {
-        guard case .ffmpeg(let name) = try AudioFormatSniffer.sniff(resource: resource), name == AudioFormatSniffer.flacName else { return nil }
         let reader = try ResourceReader(resource: resource)
         guard let decoder = FLAC__stream_decoder_new() else { return nil }
         defer { FLAC__stream_decoder_delete(decoder) }

@@ -157,7 +157,7 @@ public final class MP4AudioDecoder: AudioDecoder {
         FF.avcodec_flush_buffers(codecContext)
         nextSample = first
         packetsInFlight.removeAll(keepingCapacity: true)
-        decodePosition = track.samples(track.samples.startTime(ofSample: first), at: format.sampleRate)
+        decodePosition = track.samples(track.samples.timing(ofSample: first).start, at: format.sampleRate)
     }
 
     // MARK: - Decoding

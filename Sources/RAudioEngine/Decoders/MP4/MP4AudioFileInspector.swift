@@ -6,9 +6,9 @@ import ReadiumStreamer
 /// `raudio info` and the opening of a 10-hour M4B neither load FFmpeg's libraries nor index the
 /// book's 1.5 million samples.
 enum MP4AudioFileInspector {
-    /// The file's description, or nil when it is not an MP4 this reader handles (FFmpeg then does).
+    /// The description of `resource`, sniffed as MP4; nil when this reader does not handle it (DRM,
+    /// fragments, another codec, damage: FFmpeg then does).
     static func inspect(_ resource: any Resource) throws -> AudioFileDescription? {
-        guard case .ffmpeg(let name) = try AudioFormatSniffer.sniff(resource: resource), name == AudioFormatSniffer.mp4Name else { return nil }
         let reader = try ResourceReader(resource: resource)
         if FFmpegInput.protection(ofHeader: reader) != nil { return nil }
         do {

@@ -98,8 +98,9 @@ struct MP4Metadata {
         var chapters: [(title: String?, start: Double, end: Double?)] = []
         for index in 0..<table.sampleCount {
             let (offset, size) = try table.location(ofSample: index)
-            let start = Double(table.startTime(ofSample: index)) / scale
-            let end = Double(table.startTime(ofSample: index + 1)) / scale
+            let timing = table.timing(ofSample: index)
+            let start = Double(timing.start) / scale
+            let end = Double(timing.start + timing.duration) / scale
             guard size >= 2, size <= 4096 else {
                 chapters.append((nil, start, end))
                 continue

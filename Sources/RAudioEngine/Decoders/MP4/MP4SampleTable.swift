@@ -61,19 +61,8 @@ final class MP4SampleTable {
 
     // MARK: - Time
 
-    /// When sample `index` starts, in the track's timescale (the total duration past the last one).
-    func startTime(ofSample index: Int) -> Int64 {
-        var remaining = index
-        var time: Int64 = 0
-        for run in timeRuns {
-            if remaining < run.count { return time + Int64(remaining) * run.delta }
-            remaining -= run.count
-            time += Int64(run.count) * run.delta
-        }
-        return time
-    }
-
-    /// When sample `index` starts and how long it lasts (track timescale); sequential calls are O(1).
+    /// When sample `index` starts and how long it lasts (track timescale; past the last sample, the
+    /// total duration and 0); sequential calls are O(1).
     func timing(ofSample index: Int) -> (start: Int64, duration: Int64) {
         if index < timeCursor.firstSample { timeCursor = TimeCursor() }
         while timeCursor.run < timeRuns.count, index >= timeCursor.firstSample + timeRuns[timeCursor.run].count {
