@@ -1,20 +1,41 @@
 import ReadiumShared
 
-/// Prints events as JSON lines on stdout, and the human part of problems on stderr.
+/// Something that follows a session's events besides stdout: the terminal display, MPRIS.
+///
+/// `receive` is called on the session loop's task, in event order; it must return quickly (hand the
+/// event to a thread of its own when it has work to do).
+protocol EventObserver: AnyObject, Sendable {
+    func receive(_ event: JSONValue)
+    /// The session is over (called once, before the process exits).
+    func finish()
+}
+
+extension EventObserver {
+    func finish() {}
+}
+
+/// Prints events as JSON lines on stdout, and the human part of problems on stderr; hands each event
+/// to the observers too.
 ///
 /// When stdout is closed (the reading app went away), `write` throws `StandardStreams.ReaderGone`
-/// and the session stops quietly with exit 0.
+/// and the session stops quietly with exit 0. With the terminal player (`printsJSONLines` false),
+/// nothing is printed on stdout: the display shows the events.
 struct EventWriter {
+    /// Whether events go to stdout as JSON lines (false when the terminal player draws them).
+    var printsJSONLines = true
+    var observers: [any EventObserver] = []
+
     func write(_ event: JSONValue) throws(StandardStreams.ReaderGone) {
-        try StandardStreams.printLine(event.serialized())
+        for observer in observers { observer.receive(event) }
+        if printsJSONLines { try StandardStreams.printLine(event.serialized()) }
     }
 
-    /// A `warning` or `error` event, also logged on stderr.
+    /// A `warning` or `error` event, also logged on stderr (the terminal player shows it on its own line).
     func report(
         _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,
         id: CommandID? = nil
     ) throws(StandardStreams.ReaderGone) {
-        StandardStreams.printError("raudio: \(type): \(message)")
+        if printsJSONLines || observers.isEmpty { StandardStreams.printError("raudio: \(type): \(message)") }
         try write(PlayerEvent.issue(type, code: code, message: message, fatal: fatal, href: href, locator: locator, id: id))
     }
 }

@@ -10,7 +10,7 @@ struct PlaySession {
     let path: String
     let options: PlaybackOptions
     var narration = NarrationOptions()
-    let writer = EventWriter()
+    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer) }
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
     /// or of a clip, a signal, or a fatal error. Returns the exit status.
@@ -67,8 +67,9 @@ struct PlaySession {
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume,
-                                             chapters: chapters).run(controller, opened: opened) {
+        let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
+                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters)).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
         await navigator.close()
@@ -97,8 +98,10 @@ struct PlaySession {
         }
         let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
-        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, volume: configuration.volume,
-                                             chapters: ChapterMap(publication: publication)).run(controller, opened: opened) {
+        let chapters = ChapterMap(publication: publication)
+        let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
+        let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
+                                             chapters: chapters, frontEnds: .make(options: options, mode: .narration, chapters: chapters)).run(controller, opened: opened) {
             guard let from = options.from else {
                 if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
                 return nil

@@ -34,6 +34,21 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
+    @Flag(help: "Show the terminal player (status, progress, keys) even when stdout is not a terminal.")
+    var ui = false
+
+    @Flag(help: "Print JSON-lines events even when stdout is a terminal (the default when it is not).")
+    var json = false
+
+    @Flag(help: "Do not offer the desktop's media controls (MPRIS on the D-Bus session bus).")
+    var noMpris = false
+
+    /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdout is a
+    /// terminal and `--json` was not given.
+    var usesTerminalPlayer: Bool {
+        ui || (!json && isatty(STDOUT_FILENO) == 1)
+    }
+
     @Flag(help: "Bring every track to the same loudness (EBU R 128, -18 LUFS), measured in the background and remembered.")
     var normalize = false
 
@@ -66,6 +81,9 @@ struct PlaybackOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if ui && json {
+            throw ValidationError("--ui and --json exclude each other: --ui draws the terminal player, --json prints events for programs")
+        }
         if let speed, !(speed.isFinite && (0.5...3.0).contains(speed)) {
             throw ValidationError("--speed must be between 0.5 and 3.0, for example --speed 1.5")
         }

@@ -13,6 +13,10 @@ enum PlayerEvent {
         var summary = JSONObject()
         summary["title"] = .string(publication.title)
         summary["language"] = .array(publication.metadata.languages.map(JSONValue.string))
+        let authors = publication.metadata.authors.map(\.name.string)
+        if !authors.isEmpty { summary["authors"] = .array(authors.map(JSONValue.string)) }
+        let narrators = publication.metadata.narrators.map(\.name.string)
+        if !narrators.isEmpty { summary["narrators"] = .array(narrators.map(JSONValue.string)) }
         summary["readingOrderCount"] = .integer(Int64(publication.readingOrder.count))
         if let duration { summary["duration"] = .number(of: duration) }
         summary["toc"] = .array(publication.tableOfContents.map(tocEntry))
@@ -23,6 +27,15 @@ enum PlayerEvent {
         var fields: JSONObject = ["state": .string(state.name)]
         if let locator { fields["locator"] = locator.json }
         return event("state", fields)
+    }
+
+    /// The listener's settings: once after `opened`, then whenever one changes. `pitch` and `voice`
+    /// for text-to-speech only.
+    static func settings(_ settings: PlayerSettings) -> JSONValue {
+        var fields: JSONObject = ["speed": .number(of: settings.speed), "volume": .number(of: settings.volume)]
+        if let pitch = settings.pitch { fields["pitch"] = .number(of: pitch) }
+        if let voice = settings.voice { fields["voice"] = .string(voice) }
+        return event("settings", fields)
     }
 
     static func position(_ locator: Locator) -> JSONValue {

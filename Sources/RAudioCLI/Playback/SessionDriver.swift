@@ -9,10 +9,12 @@ struct SessionDriver {
     var memory: ListeningMemory? = nil
     /// `--sleep`: the sleep timer set when playback starts.
     var sleep: SleepRequest? = nil
-    /// The volume playback starts at (the sleep timer fades from it).
-    var volume: Double = 1
+    /// The speed, volume, pitch and voice playback starts with (the sleep timer fades from the volume).
+    var settings = PlayerSettings()
     /// The table of contents, for `chapter` events and commands.
     var chapters: ChapterMap? = nil
+    /// Who else follows the session and sends commands: the terminal player, MPRIS, a progress bar.
+    var frontEnds = SessionFrontEnds()
     /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
     static let stopGracePeriod: Duration = .seconds(3)
 
@@ -22,17 +24,31 @@ struct SessionDriver {
         _ controller: any PlaybackController, opened: JSONValue, moveToStart: () async -> String?
     ) async throws(StandardStreams.ReaderGone) -> ExitStatus {
         let signals = SignalWatcher.shared
+        var writer = writer
         let stdin = CommandLineReader()
-        stdin.start()
+        if let terminal = frontEnds.terminal {
+            writer.printsJSONLines = false
+            writer.observers.append(terminal)
+            terminal.start()
+        } else {
+            stdin.start()
+        }
+        writer.observers += frontEnds.observers
+        defer {
+            frontEnds.terminal.map { $0.finish(summary: $0.summary) }
+            for observer in frontEnds.observers { observer.finish() }
+        }
         try writer.write(opened)
+        try writer.write(PlayerEvent.settings(settings))
         if let failure = await moveToStart() {
             try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
             return .usage
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
-        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers)
+        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers,
+                                         commands: frontEnds.commandSources)
         let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
-        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, volume: volume, chapters: chapters)
+        var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)
         defer {
             memory?.sessionEnded(finished: loop.reachedTheEnd)
             sleepTimer.cancel()

@@ -4,7 +4,10 @@ import ReadiumNavigator
 enum SessionInput: Sendable {
     case navigator(SessionEvent)
     case navigatorFinished
+    /// A line read from stdin (its slot is freed once handled: see `CommandLineReader`).
     case commandLine(String)
+    /// A command from a key of the terminal player or from the desktop (MPRIS), in the words stdin takes.
+    case command(String)
     case signal(Int32)
     /// The grace period after a stop request ran out without a final state event.
     case stopTimeout
@@ -16,7 +19,7 @@ extension SessionInput {
     /// Merges the navigator's events, stdin lines, signals and the session's own timers into one stream.
     static func merged(
         events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>,
-        timers: AsyncStream<SessionInput>
+        timers: AsyncStream<SessionInput>, commands: [AsyncStream<String>] = []
     ) -> AsyncStream<SessionInput> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
         let tasks = [
@@ -27,7 +30,9 @@ extension SessionInput {
             Task { for await line in lines { continuation.yield(.commandLine(line)) } },
             Task { for await number in signals { continuation.yield(.signal(number)) } },
             Task { for await input in timers { continuation.yield(input) } },
-        ]
+        ] + commands.map { source in
+            Task { for await line in source { continuation.yield(.command(line)) } }
+        }
         continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
         return stream
     }

@@ -21,21 +21,22 @@ struct SessionLoop {
 
     /// The sleep timer, when the driver gives one.
     let sleepTimer: SleepTimer?
-    /// The volume the listener chose (the sleep timer fades from it and restores it).
-    var volume: Double
+    /// The speed, volume (which the sleep timer fades from and restores), pitch and voice the listener chose.
+    var settings: PlayerSettings
+    var volume: Double { settings.volume }
     /// The table of contents, to follow chapters (`chapter` events and commands, `sleep chapter`).
     let chapters: ChapterMap?
     /// The table-of-contents entry being heard (an index into `chapters.entries`).
     var currentChapter: Int?
 
     init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil,
-         sleepTimer: SleepTimer? = nil, volume: Double = 1, chapters: ChapterMap? = nil) {
+         sleepTimer: SleepTimer? = nil, settings: PlayerSettings = PlayerSettings(), chapters: ChapterMap? = nil) {
         self.controller = controller
         self.writer = writer
         self.keepOpen = keepOpen
         self.memory = memory
         self.sleepTimer = sleepTimer
-        self.volume = volume
+        self.settings = settings
         self.chapters = chapters
     }
 
@@ -52,7 +53,7 @@ struct SessionLoop {
             return status
         case .navigatorFinished:
             return fatalStatus ?? .success
-        case .commandLine(let line):
+        case .commandLine(let line), .command(let line):
             return try await handle(line: line)
         case .signal(let number):
             StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
@@ -151,8 +152,8 @@ struct SessionLoop {
                 return nil
             }
             memory?.note(request.command)
-            if case .volume(let value) = request.command { volume = value }
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            if settings.take(request.command) { try writer.write(PlayerEvent.settings(settings)) }
         }
         return nil
     }

@@ -9,7 +9,7 @@ import ReadiumStreamer
 /// `PublicationSpeechSynthesizer`, and hands them to the `SessionDriver` shared with `raudio play`.
 struct SpeakSession {
     let command: SpeakCommand
-    let writer = EventWriter()
+    var writer: EventWriter { EventWriter(printsJSONLines: !command.options.usesTerminalPlayer) }
 
     /// Throws `CommandFailure` for problems found before any event is printed: an unknown voice (64),
     /// a missing file (66), a publication with nothing to speak (65).
@@ -58,8 +58,12 @@ struct SpeakSession {
         }
         let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
         do {
+            let chapters = ChapterMap(publication: publication)
+            let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
+                                          voice: configuration.voiceIdentifier)
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
-                                  volume: configuration.volume, chapters: ChapterMap(publication: publication))
+                                                 settings: settings, chapters: chapters,
+                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters))
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory)
                 }

@@ -20,9 +20,10 @@ public enum StandardStreams {
         guard write(line + "\n", to: STDOUT_FILENO) else { throw ReaderGone() }
     }
 
-    /// Writes `line` and a newline to stderr; failures are ignored (there is nowhere left to report).
-    public static func printError(_ line: String) {
-        _ = write(line + "\n", to: STDERR_FILENO)
+    /// Writes `line` and a newline (unless `newline` is false) to stderr; failures are ignored (there
+    /// is nowhere left to report).
+    public static func printError(_ line: String, newline: Bool = true) {
+        _ = write(newline ? line + "\n" : line, to: STDERR_FILENO)
     }
 
     private static func write(_ text: String, to descriptor: Int32) -> Bool {

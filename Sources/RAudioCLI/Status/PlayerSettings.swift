@@ -1,0 +1,22 @@
+/// The settings a listener changes while listening, as `settings` events report them.
+struct PlayerSettings: Equatable, Sendable {
+    var speed: Double = 1
+    /// The listener's volume (a sleep timer's fade lowers the output, not this).
+    var volume: Double = 1
+    /// Text-to-speech only: the pitch multiplier.
+    var pitch: Double?
+    /// Text-to-speech only: the voice asked for (an identifier or a BCP 47 tag).
+    var voice: String?
+
+    /// Takes the value of an accepted `speed`, `volume`, `pitch` or `voice` command; false for others.
+    mutating func take(_ command: PlayerCommand) -> Bool {
+        switch command {
+        case .speed(let value): speed = value
+        case .volume(let value): volume = value
+        case .pitch(let value): pitch = value
+        case .voice(let value): voice = value
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+/// What a key does in the terminal player: a command of the protocol (the same words stdin takes),
+/// or a change of what the display shows.
+enum TerminalAction: Equatable, Sendable {
+    case command(String)
+    case show(TerminalOverlay)
+    case none
+}
+
+/// The terminal player's keys (the `?` screen lists them).
+///
+/// A pure mapping from a key, the status and what is shown to an action, so each key is tested
+/// without a terminal. Seeking keys move 10 s of audio in an audiobook and one sentence in speech.
+struct TerminalKeyMap {
+    /// The sleep timer steps `s` cycles through: 15, 30, 60 minutes, the end of the chapter, off.
+    static let sleepSteps = ["15m", "30m", "60m", "chapter", "off"]
+
+    /// Where `s` is in `sleepSteps` (-1: the timer is off).
+    var sleepStep = -1
+
+    mutating func action(for key: Key, status: PlayerStatus, overlay: TerminalOverlay) -> TerminalAction {
+        switch overlay {
+        case .help:
+            return .show(.none)  // any key closes the help
+        case .chapters(let selected):
+            return chapterListAction(for: key, selected: selected, count: status.chapters.count)
+        case .none:
+            break
+        }
+        let isAudio = status.mode == .audiobook
+        switch key {
+        case .character(" "): return .command("toggle")
+        case .left: return .command(isAudio ? "seek -10" : "previous")
+        case .right: return .command(isAudio ? "seek +10" : "next")
+        case .up: return .command("chapter previous")
+        case .down: return .command("chapter next")
+        case .character("["): return .command("speed \(Self.stepped(status.speed, by: -0.1, in: 0.5...3))")
+        case .character("]"): return .command("speed \(Self.stepped(status.speed, by: 0.1, in: 0.5...3))")
+        case .character("-"), .character("_"): return .command("volume \(Self.stepped(status.volume, by: -0.1, in: 0...2))")
+        case .character("+"), .character("="): return .command("volume \(Self.stepped(status.volume, by: 0.1, in: 0...2))")
+        case .character("b"), .character("B"): return .command("bookmark")
+        case .character("s"), .character("S"):
+            sleepStep = status.sleep == .off ? 0 : (sleepStep + 1) % Self.sleepSteps.count
+            if Self.sleepSteps[sleepStep] == "off" { sleepStep = -1; return .command("sleep off") }
+            return .command("sleep \(Self.sleepSteps[sleepStep])")
+        case .character("c"), .character("C"):
+            guard !status.chapters.isEmpty else { return .none }
+            return .show(.chapters(selected: status.chapterIndex ?? 0))
+        case .character("?"), .character("h"): return .show(.help)
+        case .character("q"), .character("Q"): return .command("quit")
+        default: return .none
+        }
+    }
+
+    private func chapterListAction(for key: Key, selected: Int, count: Int) -> TerminalAction {
+        switch key {
+        case .up: return .show(.chapters(selected: max(0, selected - 1)))
+        case .down: return .show(.chapters(selected: min(count - 1, selected + 1)))
+        case .enter: return .command("chapter \(selected + 1)")
+        case .escape, .character("c"), .character("C"), .character("q"): return .show(.none)
+        default: return .none
+        }
+    }
+
+    /// `value` moved by `step`, on the grid of `step`, kept in `range`; written as the command takes it.
+    static func stepped(_ value: Double, by step: Double, in range: ClosedRange<Double>) -> String {
+        let moved = ((value + step) / abs(step)).rounded() * abs(step)
+        return TerminalScreen.decimal(min(range.upperBound, max(range.lowerBound, moved)))
+    }
+
+    /// The `?` screen.
+    static func helpLines(for mode: PlayerStatus.Mode) -> [StyledLine] {
+        let move = mode == .audiobook ? "back / forward 10 s" : "previous / next sentence"
+        let rows: [(String, String)] = [
+            ("space", "pause / play"), ("← →", move), ("↑ ↓", "previous / next chapter"), ("c", "chapter list"),
+            ("[ ]", "speed − / +"), ("- +", "volume − / +"), ("b", "bookmark this place"),
+            ("s", "sleep timer: 15, 30, 60 min, end of chapter, off"), ("?", "this help (any key closes it)"), ("q", "quit"),
+        ]
+        return [StyledLine("Keys", .bold)] + rows.map { StyledLine([Span(text: DisplayWidth.padded($0.0, to: 7), style: .accent), Span(text: $0.1)]) }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import ReadiumShared
+
+/// The player people use in a terminal: draws the session's status (`TerminalScreen`) instead of
+/// printing JSON, and turns keys into the protocol's commands (`TerminalKeyMap`).
+///
+/// Threads of its own: "raudio.keys" reads stdin in raw mode, "raudio.display" draws; the session
+/// loop hands it events through `receive(_:)` and reads key commands from `commands`. It draws at
+/// most four times a second, and only when the frame differs from the last one. `finish(summary:)`
+/// gives the terminal back (also done at exit, on ctrl-Z and for any way the session ends).
+final class TerminalPlayer: EventObserver, @unchecked Sendable {
+    /// Commands from keys, in the words stdin takes.
+    let commands: AsyncStream<String>
+    private let commandContinuation: AsyncStream<String>.Continuation
+    private let capabilities: TerminalCapabilities
+    private let drawsScreen: Bool
+    private let shared: Locked<SharedState>
+    private let wake = NSCondition()
+    private var isDirty = true
+    private var isRunning = false
+    private var stderrCapture: StderrCapture?
+    private let displayStopped = DispatchSemaphore(value: 0)
+
+    /// The shortest time between two frames.
+    static let frameInterval: Duration = .milliseconds(250)
+
+    private struct SharedState {
+        var status: PlayerStatus
+        var overlay: TerminalOverlay = .none
+        var keyMap = TerminalKeyMap()
+        var lastFrame: [String] = []
+        /// `TERM=dumb`: the last line printed, so a line is printed only when it changes.
+        var lastLogLine = ""
+        var lastLogSentence = ""
+        var lastLogMessage: PlayerStatus.Message?
+    }
+
+    init(status: PlayerStatus, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        (commands, commandContinuation) = AsyncStream.makeStream(of: String.self)
+        capabilities = TerminalCapabilities.fromEnvironment(environment)
+        drawsScreen = TerminalMode.canMoveCursor
+        shared = Locked(SharedState(status: status))
+    }
+
+    /// Takes the terminal: raw keys, the alternate screen, stderr captured; starts drawing.
+    func start() {
+        TerminalMode.enter()
+        isRunning = true
+        stderrCapture = StderrCapture { [weak self] line in self?.showCapturedLine(line) }
+        TerminalSignals.install(
+            resized: { [weak self] in self?.redrawAll() },
+            suspend: { TerminalMode.leave() },
+            resumed: { [weak self] in
+                TerminalMode.enter()
+                self?.redrawAll()
+            })
+        let keys = Thread { [self] in readKeys() }
+        keys.name = "raudio.keys"
+        keys.start()
+        let display = Thread { [self] in drawLoop() }
+        display.name = "raudio.display"
+        display.start()
+    }
+
+    func receive(_ event: JSONValue) {
+        shared.withLock { $0.status.apply(event) }
+        markDirty()
+    }
+
+    /// Stops drawing, gives the terminal back, then prints `summary` and what was written to stderr.
+    func finish(summary: String?) {
+        wake.lock()
+        let wasRunning = isRunning
+        isRunning = false
+        wake.signal()
+        wake.unlock()
+        guard wasRunning else { return }
+        _ = displayStopped.wait(timeout: .now() + 1)
+        TerminalSignals.uninstall()
+        TerminalMode.leave()
+        commandContinuation.finish()
+        let captured = stderrCapture?.stop() ?? []
+        for line in captured { StandardStreams.printError(line) }
+        if let summary { TerminalMode.writeToTerminal(summary + "\n") }
+    }
+
+    /// A line for the shell after the player is gone: where the listening stopped.
+    var summary: String {
+        let status = shared.withLock { $0.status }
+        var line = "raudio: \(status.state)"
+        if let elapsed = status.elapsed, let duration = status.duration {
+            line += " at \(TerminalScreen.time(elapsed)) of \(TerminalScreen.time(duration))"
+        } else if let progression = status.progression {
+            line += " at \(TerminalScreen.percent(progression))"
+        }
+        if let index = status.chapterIndex, let chapter = status.chapter { line += ", chapter \(index + 1): \(chapter.title)" }
+        return line
+    }
+
+    // MARK: keys
+
+    private func readKeys() {
+        var decoder = KeyDecoder()
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            for key in decoder.feed(buffer[0..<count]) { handle(key) }
+        }
+    }
+
+    private func handle(_ key: Key) {
+        let action = shared.withLock { state in
+            let action = state.keyMap.action(for: key, status: state.status, overlay: state.overlay)
+            switch action {
+            case .show(let overlay): state.overlay = overlay
+            case .command: if case .chapters = state.overlay { state.overlay = .none }
+            case .none: break
+            }
+            return action
+        }
+        switch action {
+        case .command(let line): commandContinuation.yield(line)
+        case .show: markDirty()
+        case .none: break
+        }
+    }
+
+    // MARK: drawing
+
+    private func markDirty() {
+        wake.lock()
+        isDirty = true
+        wake.signal()
+        wake.unlock()
+    }
+
+    private func redrawAll() {
+        shared.withLock { $0.lastFrame = [] }
+        if drawsScreen { TerminalMode.writeToTerminal("\u{1B}[2J") }
+        markDirty()
+    }
+
+    private func showCapturedLine(_ line: String) {
+        var text = line
+        if text.hasPrefix("raudio: ") { text.removeFirst("raudio: ".count) }
+        let isError = text.hasPrefix("error")
+        shared.withLock { $0.status.message = PlayerStatus.Message(isError: isError, text: text) }
+        markDirty()
+    }
+
+    private func drawLoop() {
+        while true {
+            wake.lock()
+            while isRunning && !isDirty {
+                // A running sleep timer counts down on screen even when no event comes.
+                let ticking = shared.withLock { $0.status.sleepRemaining() != nil }
+                if ticking {
+                    if !wake.wait(until: Date().addingTimeInterval(1)) { break }
+                } else {
+                    wake.wait()
+                }
+            }
+            isDirty = false
+            let running = isRunning
+            wake.unlock()
+            guard running else { break }
+            if drawsScreen { drawFrame() } else { printLogLines() }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        displayStopped.signal()
+    }
+
+    private func drawFrame() {
+        let size = TerminalMode.size()
+        let output: String? = shared.withLock { state in
+            let screen = TerminalScreen(status: state.status, columns: size.columns, rows: size.rows, overlay: state.overlay)
+            let frame = screen.lines().map { $0.rendered(columns: size.columns, capabilities) }
+            guard frame != state.lastFrame else { return nil }
+            var output = "\u{1B}[?25l"
+            for (row, line) in frame.enumerated() where state.lastFrame.count != frame.count || state.lastFrame[row] != line {
+                output += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+            }
+            state.lastFrame = frame
+            return output
+        }
+        if let output { TerminalMode.writeToTerminal(output) }
+    }
+
+    /// `TERM=dumb`: no cursor movement, so a line is printed for each change of state, chapter or
+    /// sentence, and for each message.
+    private func printLogLines() {
+        let output: String = shared.withLock { state in
+            var lines: [String] = []
+            let status = state.status
+            if let message = status.message, message != state.lastLogMessage {
+                state.lastLogMessage = message
+                lines.append((message.isError ? "error: " : "warning: ") + message.text)
+            }
+            var summary = [status.state]
+            if let index = status.chapterIndex, let chapter = status.chapter { summary.append("chapter \(index + 1): \(chapter.title)") }
+            let line = summary.joined(separator: " · ")
+            if line != state.lastLogLine {
+                state.lastLogLine = line
+                lines.append(line)
+            }
+            if let sentence = status.sentence, sentence != state.lastLogSentence {
+                state.lastLogSentence = sentence
+                lines.append(sentence.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+            }
+            return lines.map { $0 + "\n" }.joined()
+        }
+        if !output.isEmpty { TerminalMode.writeToTerminal(output) }
+    }
+}

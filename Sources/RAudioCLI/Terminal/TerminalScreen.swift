@@ -1,0 +1,166 @@
+import Foundation
+
+/// What the terminal player shows over the player's status, when asked.
+enum TerminalOverlay: Equatable, Sendable {
+    case none
+    case help
+    /// The chapter list, the entry under the cursor at `selected`.
+    case chapters(selected: Int)
+}
+
+/// Lays out one frame of the terminal player from a `PlayerStatus`: a pure function of the status,
+/// the size and the time, so it can be tested without a terminal.
+///
+/// From the top: the title, the author and narrator, the chapter, the state with elapsed / total and
+/// the time left at the current speed, a progress bar, the settings (speed, volume, sleep timer,
+/// voice); for speech, the sentence being spoken with the word being heard highlighted; at the
+/// bottom the last warning on a line of its own and a reminder of the keys.
+struct TerminalScreen {
+    var status: PlayerStatus
+    var columns: Int
+    var rows: Int
+    var overlay: TerminalOverlay = .none
+    var now: Double = Date().timeIntervalSince1970
+
+    /// Whether the frame is laid out for a narrow window (under 60 columns): shorter words.
+    private var isNarrow: Bool { columns < 60 }
+
+    func lines() -> [StyledLine] {
+        guard rows > 0, columns > 0 else { return [] }
+        var top = header()
+        let bottom = footer()
+        let bodyRows = max(0, rows - top.count - bottom.count)
+        switch overlay {
+        case .none: top += body(rows: bodyRows)
+        case .help: top += fitted(TerminalKeyMap.helpLines(for: status.mode), rows: bodyRows)
+        case .chapters(let selected): top += chapterList(selected: selected, rows: bodyRows)
+        }
+        let padding = max(0, rows - top.count - bottom.count)
+        let all = top + Array(repeating: StyledLine(), count: padding) + bottom
+        return Array(all.prefix(rows))
+    }
+
+    private func header() -> [StyledLine] {
+        var lines = [StyledLine(status.title.isEmpty ? "raudio" : status.title, .bold)]
+        var people = status.authors.joined(separator: ", ")
+        if !status.narrators.isEmpty {
+            people += (people.isEmpty ? "" : " · ") + "read by " + status.narrators.joined(separator: ", ")
+        }
+        lines.append(StyledLine(people, .dim))
+        if rows >= 14 { lines.append(StyledLine()) }
+        lines.append(StyledLine(chapterLine(), .accent))
+        lines.append(stateLine())
+        if rows >= 8 { lines.append(progressBar()) }
+        lines.append(settingsLine())
+        return lines
+    }
+
+    private func chapterLine() -> String {
+        if let index = status.chapterIndex, let chapter = status.chapter {
+            let title = chapter.title.isEmpty ? "" : (isNarrow ? " " : " · ") + chapter.title
+            return (isNarrow ? "\(index + 1)/\(status.chapters.count)" : "Chapter \(index + 1) of \(status.chapters.count)") + title
+        }
+        return status.trackTitle ?? ""
+    }
+
+    private func stateLine() -> StyledLine {
+        let (symbol, word): (String, String) = switch status.state {
+        case "playing": ("▶", "Playing")
+        case "paused": ("⏸", "Paused")
+        case "loading": ("…", "Loading")
+        case "stopped": ("■", "Stopped")
+        case "ended": ("■", "Ended")
+        case "failed": ("✖", "Failed")
+        default: ("·", status.state.capitalized)
+        }
+        var spans = [Span(text: "\(symbol) \(word)", style: status.state == "failed" ? .error : .bold)]
+        if let elapsed = status.elapsed, let duration = status.duration {
+            spans.append(Span(text: "  \(Self.time(elapsed)) / \(Self.time(duration))"))
+            if let left = status.remainingAtSpeed {
+                spans.append(Span(text: isNarrow ? "  -\(Self.time(left))" : " · \(Self.time(left)) left", style: .dim))
+            }
+        } else if let progression = status.progression {
+            spans.append(Span(text: "  \(Self.percent(progression))"))
+        }
+        return StyledLine(spans)
+    }
+
+    private func progressBar() -> StyledLine {
+        let label = status.progression.map { " " + Self.percent($0) } ?? ""
+        let barWidth = max(0, columns - DisplayWidth.of(label) - 1)
+        let filled = Int((status.progression ?? 0) * Double(barWidth))
+        return StyledLine([
+            Span(text: String(repeating: "━", count: filled), style: .accent),
+            Span(text: String(repeating: "─", count: barWidth - filled), style: .dim),
+            Span(text: label),
+        ])
+    }
+
+    private func settingsLine() -> StyledLine {
+        var parts = ["speed \(Self.decimal(status.speed))×", "volume \(Int((status.volume * 100).rounded()))%"]
+        switch status.sleep {
+        case .off: break
+        case .endOfChapter: parts.append("sleep: end of chapter")
+        case .after: parts.append("sleep \(Self.time(status.sleepRemaining(now: now) ?? 0))")
+        }
+        if let voice = status.voice, status.mode == .speech { parts.append("voice \(voice)") }
+        return StyledLine(parts.joined(separator: isNarrow ? " " : " · "), .plain)
+    }
+
+    private func body(rows: Int) -> [StyledLine] {
+        guard rows > 1, let sentence = status.sentence, status.mode != .audiobook else { return [] }
+        let wrapped = SentenceLayout.lines(sentence, word: status.word, columns: columns)
+        return [StyledLine()] + fitted(wrapped, rows: rows - 1, keeping: SentenceLayout.lineOfWord(in: wrapped))
+    }
+
+    private func footer() -> [StyledLine] {
+        var lines: [StyledLine] = []
+        if let message = status.message {
+            lines.append(StyledLine((message.isError ? "✖ " : "⚠ ") + message.text, message.isError ? .error : .warning))
+        } else {
+            lines.append(StyledLine())
+        }
+        let hint = isNarrow ? "space pause · ? keys · q quit" : "space pause · ←/→ back/forward · ↑/↓ chapter · ? keys · q quit"
+        lines.append(StyledLine(hint, .dim))
+        return lines
+    }
+
+    private func chapterList(selected: Int, rows: Int) -> [StyledLine] {
+        guard rows > 1 else { return [] }
+        let title = StyledLine("Chapters (↑/↓ choose, enter go, esc close)", .bold)
+        let entries = status.chapters.enumerated().map { index, chapter in
+            let marker = index == status.chapterIndex ? "▶ " : "  "
+            let start = chapter.start.map { "  " + Self.time($0) } ?? ""
+            return StyledLine("\(marker)\(index + 1). \(chapter.title)\(start)", index == selected ? .selected : .plain)
+        }
+        return [title] + fitted(entries, rows: rows - 1, keeping: selected)
+    }
+
+    /// At most `rows` of `lines`, scrolled so that line `keeping` is in view.
+    private func fitted(_ lines: [StyledLine], rows: Int, keeping: Int? = nil) -> [StyledLine] {
+        guard lines.count > rows else { return lines }
+        guard rows > 0 else { return [] }
+        let target = keeping ?? 0
+        let first = min(max(0, target - rows / 2), lines.count - rows)
+        return Array(lines[first..<first + rows])
+    }
+
+    /// `h:mm:ss`, or `m:ss` under an hour.
+    static func time(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded(.down))
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+
+    /// A number with up to two decimals and no trailing zeros (1, 1.1, 1.25).
+    static func decimal(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        "\(Int((fraction * 100).rounded(.down)))%"
+    }
+}
