@@ -40,7 +40,9 @@ extension PlayerStatus {
         case "sleep":
             applySleep(fields, now: now)
         case "warning", "error":
-            if let text = fields["message"]?.stringValue { message = Message(isError: type == "error", text: text) }
+            if let text = fields["message"]?.stringValue { message = Message(kind: type == "error" ? .error : .warning, text: text) }
+        case "bookmark":
+            if let id = fields["id"]?.intValue { message = Message(kind: .info, text: "bookmark \(id) saved") }
         case "ack":
             if let command = fields["command"]?.stringValue, ["seek", "go", "chapter", "next", "previous", "forward", "back"].contains(command) {
                 jumps += 1
@@ -72,23 +74,22 @@ extension PlayerStatus {
         word = nil
     }
 
-    /// Finds the word of a `range` event in the sentence: the occurrence whose text before it agrees
-    /// with the locator's `text.before` (a word can be said twice in one sentence).
+    /// Finds the word of a `range` event in the sentence: of the places the word occurs, the one whose
+    /// text before it in the sentence agrees longest with the locator's `text.before` (a word can be
+    /// said twice in one sentence).
     private mutating func applyRange(_ json: JSONValue?) {
         guard let json, let locator = try? Locator(json: json), let sentence, let heard = locator.text.highlight, !heard.isEmpty else { return }
         let before = locator.text.before ?? ""
-        var firstFound: Range<String.Index>?
+        var best: (range: Range<String.Index>, agreement: Int)?
         var searchStart = sentence.startIndex
         while let found = sentence.range(of: heard, range: searchStart..<sentence.endIndex) {
-            if firstFound == nil { firstFound = found }
             let prefix = sentence[..<found.lowerBound]
-            if before.hasSuffix(prefix) || prefix.hasSuffix(before) {
-                word = found
-                return
-            }
+            let agrees = before.hasSuffix(prefix) || prefix.hasSuffix(before)
+            let agreement = agrees ? min(prefix.count, before.count) : -1
+            if best == nil || agreement > best!.agreement { best = (found, agreement) }
             searchStart = sentence.index(after: found.lowerBound)
         }
-        word = firstFound
+        word = best?.range
     }
 
     private mutating func applySleep(_ fields: JSONObject, now: Double) {
@@ -103,6 +104,7 @@ extension PlayerStatus {
         case "fading":
             isSleepFading = true
         case "fired", "off":
+            if fields["state"]?.stringValue == "fired" { message = Message(kind: .info, text: "sleep timer: paused") }
             sleep = .off
             isSleepFading = false
         default:

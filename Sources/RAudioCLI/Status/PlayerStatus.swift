@@ -54,18 +54,32 @@ struct PlayerStatus: Equatable, Sendable {
     var sentence: String?
     /// The word being heard within `sentence`, as a range of its characters.
     var word: Range<String.Index>?
-    /// The last warning or error, for a line of its own.
+    /// The last warning, error or confirmation, for a line of its own.
     var message: Message?
     /// Bumped by each `Seeked`-worthy jump (a seek, `go`, a chapter change by command), for MPRIS.
     var jumps = 0
 
+    /// A line for the listener: a confirmation (a bookmark saved), a warning or an error.
     struct Message: Equatable, Sendable {
-        var isError: Bool
+        enum Kind: Sendable { case info, warning, error }
+        var kind: Kind
         var text: String
     }
 
     init(mode: Mode) {
         self.mode = mode
+    }
+
+    /// Takes the value of a `speed` or `volume` command line sent, before its `settings` event
+    /// confirms it, so that a key pressed twice quickly steps twice.
+    mutating func expect(_ commandLine: String) {
+        let words = commandLine.split(separator: " ")
+        guard words.count == 2, let value = Double(words[1]) else { return }
+        switch words[0] {
+        case "speed": speed = value
+        case "volume": volume = value
+        default: break
+        }
     }
 
     /// Publication time heard, in seconds: from `totalProgression` and the duration (audio only).

@@ -18,6 +18,8 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     private let wake = NSCondition()
     private var isDirty = true
     private var isRunning = false
+    /// Between ctrl-Z and `fg`: nothing is drawn on the shell's screen.
+    private var isSuspended = false
     private var stderrCapture: StderrCapture?
     private let displayStopped = DispatchSemaphore(value: 0)
 
@@ -49,9 +51,13 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         stderrCapture = StderrCapture { [weak self] line in self?.showCapturedLine(line) }
         TerminalSignals.install(
             resized: { [weak self] in self?.redrawAll() },
-            suspend: { TerminalMode.leave() },
+            suspend: { [weak self] in
+                self?.setSuspended(true)
+                TerminalMode.leave()
+            },
             resumed: { [weak self] in
                 TerminalMode.enter()
+                self?.setSuspended(false)
                 self?.redrawAll()
             })
         let keys = Thread { [self] in readKeys() }
@@ -115,7 +121,9 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             let action = state.keyMap.action(for: key, status: state.status, overlay: state.overlay)
             switch action {
             case .show(let overlay): state.overlay = overlay
-            case .command: if case .chapters = state.overlay { state.overlay = .none }
+            case .command(let line):
+                if case .chapters = state.overlay { state.overlay = .none }
+                state.status.expect(line)
             case .none: break
             }
             return action
@@ -128,6 +136,12 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     }
 
     // MARK: drawing
+
+    private func setSuspended(_ suspended: Bool) {
+        wake.lock()
+        isSuspended = suspended
+        wake.unlock()
+    }
 
     private func markDirty() {
         wake.lock()
@@ -145,15 +159,15 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     private func showCapturedLine(_ line: String) {
         var text = line
         if text.hasPrefix("raudio: ") { text.removeFirst("raudio: ".count) }
-        let isError = text.hasPrefix("error")
-        shared.withLock { $0.status.message = PlayerStatus.Message(isError: isError, text: text) }
+        let kind: PlayerStatus.Message.Kind = text.hasPrefix("error") ? .error : text.hasPrefix("warning") ? .warning : .info
+        shared.withLock { $0.status.message = PlayerStatus.Message(kind: kind, text: text) }
         markDirty()
     }
 
     private func drawLoop() {
         while true {
             wake.lock()
-            while isRunning && !isDirty {
+            while isRunning && (!isDirty || isSuspended) {
                 // A running sleep timer counts down on screen even when no event comes.
                 let ticking = shared.withLock { $0.status.sleepRemaining() != nil }
                 if ticking {
@@ -164,8 +178,10 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             }
             isDirty = false
             let running = isRunning
+            let suspended = isSuspended
             wake.unlock()
             guard running else { break }
+            if suspended { continue }
             if drawsScreen { drawFrame() } else { printLogLines() }
             Thread.sleep(forTimeInterval: 0.25)
         }
@@ -196,7 +212,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             let status = state.status
             if let message = status.message, message != state.lastLogMessage {
                 state.lastLogMessage = message
-                lines.append((message.isError ? "error: " : "warning: ") + message.text)
+                lines.append((message.kind == .error ? "error: " : message.kind == .warning ? "warning: " : "") + message.text)
             }
             var summary = [status.state]
             if let index = status.chapterIndex, let chapter = status.chapter { summary.append("chapter \(index + 1): \(chapter.title)") }

@@ -116,7 +116,11 @@ struct TerminalScreen {
     private func footer() -> [StyledLine] {
         var lines: [StyledLine] = []
         if let message = status.message {
-            lines.append(StyledLine((message.isError ? "✖ " : "⚠ ") + message.text, message.isError ? .error : .warning))
+            switch message.kind {
+            case .info: lines.append(StyledLine("✔ " + message.text, .accent))
+            case .warning: lines.append(StyledLine("⚠ " + message.text, .warning))
+            case .error: lines.append(StyledLine("✖ " + message.text, .error))
+            }
         } else {
             lines.append(StyledLine())
         }

@@ -36,8 +36,10 @@ enum TerminalSignals {
                 case SIGTSTP:
                     current?.suspend()
                     // Stop for real now that the terminal is back to normal; returns after SIGCONT.
+                    // Sent to the process, not raised on this thread: threads started from Swift's
+                    // pool block signals, and a stop raised here would stay pending.
                     signal(SIGTSTP, SIG_DFL)
-                    raise(SIGTSTP)
+                    kill(getpid(), SIGTSTP)
                     installHandler(SIGTSTP)
                 case SIGCONT: current?.resumed()
                 default: break

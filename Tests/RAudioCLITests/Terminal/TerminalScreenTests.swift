@@ -1,0 +1,90 @@
+import Foundation
+import ReadiumShared
+import Testing
+@testable import RAudioCLI
+
+/// The terminal player's frame, laid out without a terminal: every line fits the window, the parts
+/// the issue names are there, and the escape sequences follow what the terminal allows.
+@Suite struct TerminalScreenTests {
+    static func audiobookStatus(title: String = "The Last Lamp of Gull Rock") -> PlayerStatus {
+        var status = PlayerStatus(mode: .audiobook)
+        status.title = title
+        status.authors = ["The raudio project"]
+        status.duration = 3723
+        status.chapters = [.init(title: "The Storm", start: 0), .init(title: "The Ship", start: 1800)]
+        status.chapterIndex = 1
+        status.state = "playing"
+        status.locator = Locator(href: "a.mp3", type: "audio/mpeg", locations: Locator.Locations(totalProgression: 0.5))
+        status.speed = 1.5
+        status.volume = 0.8
+        status.sleep = .after(remaining: 600, since: 1000)
+        return status
+    }
+
+    @Test func anAudiobookFrameShowsWhatTheListenerNeeds() {
+        let screen = TerminalScreen(status: Self.audiobookStatus(), columns: 80, rows: 24, now: 1030)
+        let lines = screen.lines()
+        #expect(lines.count == 24)
+        let text = lines.map(\.text).joined(separator: "\n")
+        for expected in ["The Last Lamp of Gull Rock", "The raudio project", "Chapter 2 of 2 · The Ship", "▶ Playing", "31:01 / 1:02:03",
+                         "20:41 left", "50%", "speed 1.5×", "volume 80%", "sleep 9:30", "q quit"] {
+            #expect(text.contains(expected), "\(expected) missing from\n\(text)")
+        }
+    }
+
+    @Test func everyLineFitsAnyWidthWithWideAndRightToLeftTitles() {
+        for title in ["灯台守の最後の夜 — とても長い題名の本", "המגדלור האחרון של צוק השחפים", "منارة صخرة النورس الأخيرة", "The Last Lamp of Gull Rock"] {
+            var status = Self.audiobookStatus(title: title)
+            status.message = .init(kind: .warning, text: "track2.mp3: the stream breaks at 1:02, and this message is long enough to be cut")
+            for columns in [20, 40, 80, 132] {
+                for capabilities in [TerminalCapabilities.full, .noColor, .plain] {
+                    let lines = TerminalScreen(status: status, columns: columns, rows: 24).lines()
+                    for line in lines {
+                        let shown = line.rendered(columns: columns, capabilities)
+                        let visible = shown.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+                        #expect(DisplayWidth.of(visible) <= columns, "\(columns) columns: \(visible)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func noColorKeepsAttributesAndDumbHasNoEscapes() {
+        let line = StyledLine([Span(text: "hello ", style: .shaded), Span(text: "world", style: .highlight)])
+        #expect(line.rendered(columns: 80, .full).contains("\u{1B}[30;43m"))
+        let noColor = line.rendered(columns: 80, .noColor)
+        #expect(noColor.contains("\u{1B}[7m"), "the word is still shown, in reverse video")
+        #expect(noColor.range(of: #"\u{1B}\[[0-9;]*(3[0-9]|4[0-9])[0-9;]*m"#, options: .regularExpression) == nil, "no colour with NO_COLOR")
+        #expect(line.rendered(columns: 80, .plain) == "hello world")
+        #expect(TerminalCapabilities.fromEnvironment(["TERM": "xterm-256color", "NO_COLOR": "1"]) == .noColor)
+        #expect(TerminalCapabilities.fromEnvironment(["TERM": "dumb"]) == .plain)
+        #expect(TerminalCapabilities.fromEnvironment(["TERM": "xterm", "NO_COLOR": ""]) == .full, "an empty NO_COLOR does not count")
+    }
+
+    @Test func theSentenceShowsTheWordHeardAndStaysInView() {
+        var status = PlayerStatus(mode: .speech)
+        status.state = "playing"
+        let sentence = "The wind rose over the rocks at dusk,\n      and the keeper climbed the long stair to light the lamp before the storm."
+        status.sentence = sentence
+        status.word = sentence.range(of: "keeper")
+        let lines = TerminalScreen(status: status, columns: 40, rows: 24).lines()
+        let highlighted = lines.flatMap(\.spans).filter { $0.style == .highlight }.map(\.text)
+        #expect(highlighted == ["keeper"])
+        let text = lines.map(\.text).joined(separator: "\n")
+        #expect(lines.map(\.text).contains("and the keeper climbed the long stair to"), "the page's line break and indentation are not kept:\n\(text)")
+        #expect(!text.contains("  and"))
+        // In a short window the line holding the word is still shown.
+        let short = TerminalScreen(status: status, columns: 20, rows: 12).lines()
+        #expect(short.flatMap(\.spans).contains { $0.style == .highlight })
+    }
+
+    @Test func theChapterListAndHelpReplaceTheBody() {
+        let status = Self.audiobookStatus()
+        let list = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .chapters(selected: 0)).lines()
+        let selected = list.filter { $0.spans.contains { $0.style == .selected } }.map(\.text)
+        #expect(selected.count == 1 && selected[0].contains("1. The Storm"))
+        #expect(list.map(\.text).contains { $0.contains("▶ 2. The Ship") }, "the chapter being heard is marked")
+        let help = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .help).lines().map(\.text).joined(separator: "\n")
+        for key in ["space", "← →", "↑ ↓", "[ ]", "- +", "b ", "s ", "c ", "q "] { #expect(help.contains(key), "\(key) missing from help") }
+    }
+}
