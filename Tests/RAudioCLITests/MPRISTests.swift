@@ -202,6 +202,53 @@ struct MPRISTests {
         #expect(!(try bus.run("busctl", ["--user", "list"]).standardOutput.contains(name)), "the name is gone")
     }
 
+    /// The cover goes to `$XDG_RUNTIME_DIR/raudio/cover-<pid>.png` (mode 0600) for `mpris:artUrl`, and away at the end.
+    @Test func theCoverIsAFileURLRemovedAtTheEnd() throws {
+        let bus = try DBusSessionDaemon()
+        defer { bus.stop() }
+        let folder = try TemporaryDirectory()
+        let book = folder.path("book")
+        let unzip = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", PlayCommandTests.sampleBook, "-d", book])
+        try #require(unzip.status == 0, "\(unzip.standardError)")
+        let cover = Data((0..<64).map { UInt8($0) })
+        try cover.write(to: URL(fileURLWithPath: "\(book)/cover.png"))
+        let manifestURL = URL(fileURLWithPath: "\(book)/manifest.json")
+        var manifest = try #require(try JSONParser.parse(String(decoding: Data(contentsOf: manifestURL), as: UTF8.self)).objectValue)
+        manifest["resources"] = .array([.object(["href": .string("cover.png"), "type": .string("image/png"), "rel": .string("cover")])])
+        try Data(JSONValue.object(manifest).serialized().utf8).write(to: manifestURL)
+
+        let running = try RunningProcess(ProcessRunner.raudioExecutable, ["play", book, "--output", "null", "--realtime", "--json", "--no-state"],
+                                         environment: bus.environment)
+        let expected = "\(bus.environment["XDG_RUNTIME_DIR"]!)/raudio/cover-\(running.process.processIdentifier).png"
+        #expect(Self.eventually { (try? Self.playerctl(bus, "metadata", "mpris:artUrl")) == "file://\(expected)" },
+                "\(String(describing: try? Self.playerctl(bus, "metadata")))")
+        #expect(FileManager.default.contents(atPath: expected) == cover)
+        let permissions = try FileManager.default.attributesOfItem(atPath: expected)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        Self.quit(running)
+        #expect(!FileManager.default.fileExists(atPath: expected), "removed when the session ends")
+    }
+
+    /// `raudio speak`: the track is the navigation entry (no length), no seeking, Next moves by entry.
+    @Test func speechOffersChaptersWithoutSeeking() throws {
+        let bus = try DBusSessionDaemon()
+        defer { bus.stop() }
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--json", "--no-state"],
+                                         environment: bus.environment)
+        defer { Self.quit(running) }
+        let name = "org.mpris.MediaPlayer2.raudio.instance\(running.process.processIdentifier)"
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
+        let first = try #require(try ChapterTests.events(running, "chapter").first?["title"]?.stringValue)
+        #expect(Self.eventually { (try? Self.playerctl(bus, "metadata", "xesam:title")) == first })
+        #expect(try bus.run("busctl", ["--user", "get-property", name, Self.path, Self.player, "CanSeek"]).standardOutput.contains("b false"))
+        #expect(try Self.playerctl(bus, "metadata", "mpris:length").isEmpty, "no length in speech")
+        _ = try Self.playerctl(bus, "next")
+        #expect(running.waitForLine(timeout: 10) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":2") })
+        let second = try #require(try ChapterTests.events(running, "chapter").last?["title"]?.stringValue)
+        #expect(Self.eventually { (try? Self.playerctl(bus, "metadata", "xesam:title")) == second })
+    }
+
     @Test func noMprisOwnsNoName() throws {
         let bus = try DBusSessionDaemon()
         defer { bus.stop() }
