@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // sd-bus (libsystemd) for the desktop's media controls (MPRIS on the D-Bus session bus).
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
@@ -49,6 +51,7 @@ let package = Package(
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC", "CEBUR128",
+                "CSystemdBus",
             ]
         ),
         // The listening state (positions, settings) in SQLite through GRDB.

@@ -24,6 +24,9 @@ APT_PACKAGES=(
     espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac python3-pip
     # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
     chromium chromium-driver
+    # Desktop media controls (MPRIS): sd-bus behind CSystemdBus; for the tests a private session bus and
+    # the clients desktops use (playerctl, busctl from systemd, gdbus from libglib2.0-bin, dbus-monitor).
+    libsystemd-dev playerctl dbus-daemon dbus-bin libglib2.0-bin systemd
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

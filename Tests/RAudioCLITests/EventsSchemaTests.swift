@@ -23,6 +23,8 @@ let validEvents = [
     #"{"v":1,"type":"utterance","text":"It was a dark night.","language":"en","voice":"en-us","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"highlight":"It was a dark night.","after":" The wind"}}}"#,
     #"{"v":1,"type":"range","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"before":"It was a ","highlight":"dark","after":" night."}}}"#,
     #"{"v":1,"type":"position","locator":\#(locator),"futureKey":true}"#,
+    #"{"v":1,"type":"settings","speed":1.5,"volume":0.8}"#,
+    #"{"v":1,"type":"settings","speed":1,"volume":1,"pitch":1.2,"voice":"fr"}"#,
 ]
 
 /// Events the schema must refuse, each with the mistake it shows.
@@ -47,6 +49,8 @@ let invalidEvents = [
     #"{"v":1,"type":"word","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml","text":{"highlight":"dark"}}}"#,  // renamed to range
     #"{"v":1,"type":"utterance","text":"Hi.","language":"en","locator":{"href":"ch1.xhtml","type":"application/xhtml+xml"}}"#,  // no voice
     #"{"v":1,"type":"opened","publication":{"readingOrderCount":1}}"#,  // no toc
+    #"{"v":1,"type":"settings","speed":1}"#,  // no volume
+    #"{"v":1,"type":"settings","speed":1,"volume":3}"#,  // volume above 2
 ]
 
 @Suite(.enabled(if: EventSchemaValidator.isAvailable || Corpus.isCI, EventSchemaValidator.skipMessage))

@@ -69,7 +69,7 @@ struct PlaySession {
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters)).run(controller, opened: opened) {
+                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication)).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
         await navigator.close()
@@ -101,7 +101,7 @@ struct PlaySession {
         let chapters = ChapterMap(publication: publication)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, frontEnds: .make(options: options, mode: .narration, chapters: chapters)).run(controller, opened: opened) {
+                                             chapters: chapters, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(controller, opened: opened) {
             guard let from = options.from else {
                 if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
                 return nil

@@ -1,4 +1,5 @@
 import Foundation
+import ReadiumShared
 
 /// Who follows a streaming session besides a program reading stdout: the terminal player (which then
 /// replaces the JSON lines and stdin), the desktop's media controls (MPRIS), a progress bar on stderr.
@@ -16,8 +17,9 @@ struct SessionFrontEnds {
     }
 
     /// The front ends `options` ask for: the terminal player when stdout is a terminal (or `--ui`)
-    /// unless `--json`; a progress bar when rendering to a WAV file with stderr on a terminal.
-    static func make(options: PlaybackOptions, mode: PlayerStatus.Mode, chapters: ChapterMap?) -> SessionFrontEnds {
+    /// unless `--json`; a progress bar when rendering to a WAV file with stderr on a terminal; the
+    /// desktop's media controls (MPRIS, with `publication`'s cover) unless `--no-mpris`.
+    static func make(options: PlaybackOptions, mode: PlayerStatus.Mode, chapters: ChapterMap?, publication: Publication? = nil) -> SessionFrontEnds {
         var frontEnds = SessionFrontEnds()
         var status = PlayerStatus(mode: mode)
         status.chapters = chapters?.entries.map { PlayerStatus.Chapter(title: $0.title, start: $0.start) } ?? []
@@ -25,6 +27,14 @@ struct SessionFrontEnds {
             frontEnds.terminal = TerminalPlayer(status: status)
         } else if case .wav = options.output, isatty(STDERR_FILENO) == 1 {
             frontEnds.observers.append(RenderProgress(status: status))
+        }
+        if !options.noMpris {
+            // Connects on its own thread: playback starts without waiting for D-Bus, and without a
+            // session bus nothing is offered and nothing is said.
+            let mpris = MPRISServer(status: status, cover: publication.flatMap(MPRISCover.init(publication:)))
+            mpris.start()
+            frontEnds.observers.append(mpris)
+            frontEnds.remoteCommands.append(mpris.commands)
         }
         return frontEnds
     }

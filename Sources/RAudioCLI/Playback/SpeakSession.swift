@@ -63,7 +63,7 @@ struct SpeakSession {
                                           voice: configuration.voiceIdentifier)
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
                                                  settings: settings, chapters: chapters,
-                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters))
+                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory)
                 }

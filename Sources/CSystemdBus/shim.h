@@ -1,0 +1,7 @@
+#ifndef RAUDIO_CSYSTEMDBUS_SHIM_H
+#define RAUDIO_CSYSTEMDBUS_SHIM_H
+// sd-bus, libsystemd's D-Bus client, for the MPRIS server (RAudioEngine/DBus). Only its non-variadic
+// functions import into Swift: messages are built with sd_bus_message_append_basic and containers, read
+// with sd_bus_message_read_basic, and objects are served with sd_bus_add_object (vtable macros do not import).
+#include <systemd/sd-bus.h>
+#endif
