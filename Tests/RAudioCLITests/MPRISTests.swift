@@ -263,11 +263,25 @@ struct MPRISTests {
         Self.quit(running)
     }
 
+    /// Rendering faster than real time is no player to control: nothing is offered to the desktop.
+    @Test func aFastRenderOwnsNoName() throws {
+        let bus = try DBusSessionDaemon()
+        defer { bus.stop() }
+        let folder = try TemporaryDirectory()
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["play", PlayCommandTests.sampleBook, "--output", "wav:\(folder.path("out.wav"))", "--json", "--no-state", "--keep-open"],
+                                         environment: bus.environment)
+        #expect(running.waitForLine(timeout: 30) { $0.contains("\"state\":\"ended\"") })
+        let names = try bus.run("busctl", ["--user", "list", "--acquired"]).standardOutput
+        #expect(names.contains("org.freedesktop.DBus") && !names.contains("org.mpris.MediaPlayer2"), "\(names)")
+        Self.quit(running)
+    }
+
     /// No session bus at all: raudio plays as always, and says nothing about D-Bus.
     @Test func withoutASessionBusPlaybackIsUnaffected() throws {
         let folder = try TemporaryDirectory()
         let result = try ProcessRunner.raudio(
-            ["play", PlayCommandTests.sampleBook, "--output", "null", "--json", "--no-state", "--duration", "3"],
+            ["play", PlayCommandTests.sampleBook, "--output", "null", "--realtime", "--json", "--no-state", "--duration", "3"],
             environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("no-bus"))", "XDG_RUNTIME_DIR": folder.url.path],
             timeout: 60)
         #expect(result.status == 0)

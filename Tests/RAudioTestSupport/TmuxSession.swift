@@ -27,7 +27,7 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Types `line` and Enter at the shell.
     public func run(_ line: String) throws {
-        try tmux(["send-keys", "-t", "main", "-l", line])
+        try type(line)
         try tmux(["send-keys", "-t", "main", "Enter"])
     }
 
@@ -36,9 +36,10 @@ public final class TmuxSession: @unchecked Sendable {
         try tmux(["send-keys", "-t", "main"] + keys)
     }
 
-    /// Sends `text` as typed characters.
+    /// Sends `text` as typed characters (as hexadecimal bytes, so that `--` or `-x` are not taken
+    /// for options of tmux).
     public func type(_ text: String) throws {
-        try tmux(["send-keys", "-t", "main", "-l", text])
+        try tmux(["send-keys", "-t", "main", "-H"] + text.utf8.map { String($0, radix: 16) })
     }
 
     /// The visible screen, one string per row (trailing spaces trimmed), without escape sequences.

@@ -18,7 +18,8 @@ struct SessionFrontEnds {
 
     /// The front ends `options` ask for: the terminal player when stdout is a terminal (or `--ui`)
     /// unless `--json`; a progress bar when rendering to a WAV file with stderr on a terminal; the
-    /// desktop's media controls (MPRIS, with `publication`'s cover) unless `--no-mpris`.
+    /// desktop's media controls (MPRIS, with `publication`'s cover) unless `--no-mpris` or the audio is
+    /// rendered faster than real time (a WAV or null output without `--realtime` is no player to control).
     static func make(options: PlaybackOptions, mode: PlayerStatus.Mode, chapters: ChapterMap?, publication: Publication? = nil) -> SessionFrontEnds {
         var frontEnds = SessionFrontEnds()
         var status = PlayerStatus(mode: mode)
@@ -28,7 +29,7 @@ struct SessionFrontEnds {
         } else if case .wav = options.output, isatty(STDERR_FILENO) == 1 {
             frontEnds.observers.append(RenderProgress(status: status))
         }
-        if !options.noMpris {
+        if !options.noMpris && (options.output == .pulse || options.realtime) {
             // Connects on its own thread: playback starts without waiting for D-Bus, and without a
             // session bus nothing is offered and nothing is said.
             let mpris = MPRISServer(status: status, cover: publication.flatMap(MPRISCover.init(publication:)))
