@@ -27,6 +27,8 @@ APT_PACKAGES=(
     # Desktop media controls (MPRIS): sd-bus behind CSystemdBus; for the tests a private session bus and
     # the clients desktops use (playerctl, busctl from systemd, gdbus from libglib2.0-bin, dbus-monitor).
     libsystemd-dev playerctl dbus-daemon dbus-bin libglib2.0-bin systemd
+    # Terminal player tests: a real terminal to type into and read from.
+    tmux
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

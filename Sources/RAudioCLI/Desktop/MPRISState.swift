@@ -39,7 +39,7 @@ struct MPRISState: Sendable {
             jumpsSeen = status.jumps
             isSeekPending = true
         }
-        guard status.locator != before.locator || status.state != before.state else { return }
+        guard status.locatorCount != before.locatorCount || status.state != before.state else { return }
         guard let elapsed = status.elapsed else {
             // No time (speech), or a state without a locator: the clock stops or starts where it was.
             if let clock { self.clock = (position(seconds: clock, now: now), now, status.isPlaying) }

@@ -33,7 +33,7 @@ struct MPRISTrack: Equatable, Sendable {
                 start = 0
                 length = nil
             }
-        } else if status.title.isEmpty && status.locator == nil {
+        } else if status.title.isEmpty && status.locatorCount == 0 {
             id = Self.noTrack
             title = ""
             start = 0

@@ -61,13 +61,14 @@ extension PlayerStatus {
     }
 
     private mutating func takeLocator(_ json: JSONValue?) {
-        guard let json, let locator = try? Locator(json: json) else { return }
-        self.locator = locator
+        guard let locations = json?.objectValue?["locations"]?.objectValue else { return }
+        totalProgression = locations["totalProgression"]?.doubleValue
+        locatorCount += 1
     }
 
     private mutating func applyUtterance(_ fields: JSONObject) {
         guard let json = fields["locator"], let locator = try? Locator(json: json) else { return }
-        self.locator = locator
+        takeLocator(json)
         if let voice = fields["voice"]?.stringValue { self.voice = voice }
         let pageText = locator.text.highlight ?? fields["text"]?.stringValue ?? ""
         sentence = pageText

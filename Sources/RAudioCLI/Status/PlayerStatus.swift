@@ -36,7 +36,11 @@ struct PlayerStatus: Equatable, Sendable {
     var coverURL: URL?
 
     var state: String = "loading"
-    var locator: Locator?
+    /// The last locator's `locations.totalProgression` (read without decoding the whole locator: a
+    /// position comes twice a second).
+    var totalProgression: Double?
+    /// How many located events came (a position, a state with a locator, ...): changes with each.
+    var locatorCount = 0
     /// Index into `chapters` of the entry being heard.
     var chapterIndex: Int?
     /// The reading-order item being heard (audiobooks) and its title.
@@ -84,7 +88,7 @@ struct PlayerStatus: Equatable, Sendable {
 
     /// Publication time heard, in seconds: from `totalProgression` and the duration (audio only).
     var elapsed: Double? {
-        guard let duration, let progression = locator?.locations.totalProgression else { return nil }
+        guard let duration, let progression = totalProgression else { return nil }
         return min(duration, max(0, progression * duration))
     }
 
@@ -94,9 +98,15 @@ struct PlayerStatus: Equatable, Sendable {
         return (duration - elapsed) / max(speed, 0.01)
     }
 
+    /// What a display shows of the position, to the second and to a thousandth of the bar: two
+    /// positions with the same value look the same.
+    var shownTime: [Int] {
+        [elapsed.map { Int($0) } ?? -1, remainingAtSpeed.map { Int($0) } ?? -1, progression.map { Int($0 * 1000) } ?? -1]
+    }
+
     /// How far through the publication, 0 to 1 (any mode: speech counts by its locators).
     var progression: Double? {
-        locator?.locations.totalProgression.map { min(1, max(0, $0)) }
+        totalProgression.map { min(1, max(0, $0)) }
     }
 
     var chapter: Chapter? { chapterIndex.flatMap { chapters.indices.contains($0) ? chapters[$0] : nil } }

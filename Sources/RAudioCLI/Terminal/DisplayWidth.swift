@@ -8,13 +8,32 @@
 enum DisplayWidth {
     /// The columns `text` takes.
     static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        if let simple = simpleWidth(String(text)) { return simple }
+        return text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns `text` takes when every one of its scalars is a printable character one column wide
+    /// on its own (ASCII, Latin, Greek, Cyrillic letters without combining marks, box drawing and the
+    /// bars' blocks), else nil. A fast path: no grapheme breaking, no Unicode property lookups.
+    static func simpleWidth(_ text: String) -> Int? {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            guard (0x20..<0x7F).contains(value) || (0xA0..<0x300).contains(value) || (0x2500...0x25FC).contains(value) else { return nil }
+            count += 1
+        }
+        return count
     }
 
     /// The columns one grapheme cluster takes.
     static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
+        // Fast paths, for what a frame is mostly made of (Unicode property lookups cost more).
+        let value = first.value
+        if value < 0x300 && (character.utf8.count == 1 || !character.unicodeScalars.contains { $0.value == 0xFE0F }) {
+            return isControl(first) ? 0 : 1
+        }
+        if (0x2500...0x25FC).contains(value) { return 1 }  // box drawing, blocks, shapes: the bars
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
         if isWide(first) { return 2 }
         switch first.properties.generalCategory {
@@ -74,6 +93,11 @@ enum DisplayWidth {
         }
         if lineWidth > 0 { lines.append(line) }
         return lines
+    }
+
+    /// C0 and C1 control characters (and DEL), which a frame shows as spaces.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
     }
 
     private static func isWide(_ scalar: Unicode.Scalar) -> Bool {

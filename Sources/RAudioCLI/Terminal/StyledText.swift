@@ -81,9 +81,18 @@ struct StyledLine: Equatable, Sendable {
         let isCut = width > columns
         let room = isCut ? columns - 1 : columns
         spanLoop: for span in spans {
+            if let simple = DisplayWidth.simpleWidth(span.text) {
+                // One column per scalar: whole, or cut at a scalar (no grapheme clusters to keep whole).
+                let taken = min(simple, max(0, room - used))
+                let piece = taken == simple ? span.text : String(String.UnicodeScalarView(span.text.unicodeScalars.prefix(taken)))
+                output += capabilities.start(span.style) + piece + capabilities.end(span.style)
+                used += taken
+                if taken < simple { break spanLoop }
+                continue
+            }
             var piece = ""
             for character in span.text {
-                let shown: Character = character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } ? " " : character
+                let shown: Character = character.unicodeScalars.first.map(DisplayWidth.isControl) == true ? " " : character
                 let columnsTaken = DisplayWidth.of(shown)
                 if used + columnsTaken > room {
                     output += capabilities.start(span.style) + piece + capabilities.end(span.style)

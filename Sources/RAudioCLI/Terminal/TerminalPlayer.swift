@@ -60,17 +60,25 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
                 self?.setSuspended(false)
                 self?.redrawAll()
             })
-        let keys = Thread { [self] in readKeys() }
-        keys.name = "raudio.keys"
-        keys.start()
-        let display = Thread { [self] in drawLoop() }
-        display.name = "raudio.display"
-        display.start()
+        // Named from inside: a name given before `start()` does not reach the system thread.
+        Thread { [self] in
+            Thread.current.name = "raudio.keys"
+            readKeys()
+        }.start()
+        Thread { [self] in
+            Thread.current.name = "raudio.display"
+            drawLoop()
+        }.start()
     }
 
     func receive(_ event: JSONValue) {
-        shared.withLock { $0.status.apply(event) }
-        markDirty()
+        let changed = shared.withLock { state in
+            let before = state.status.shownTime
+            state.status.apply(event)
+            // A position comes twice a second: it changes the frame only when the time or the bar moves.
+            return event.objectValue?["type"]?.stringValue != "position" || state.status.shownTime != before
+        }
+        if changed { markDirty() }
     }
 
     /// Stops drawing, gives the terminal back, then prints `summary` and what was written to stderr.

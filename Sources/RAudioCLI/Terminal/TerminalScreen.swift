@@ -149,19 +149,22 @@ struct TerminalScreen {
         return Array(lines[first..<first + rows])
     }
 
-    /// `h:mm:ss`, or `m:ss` under an hour.
+    /// `h:mm:ss`, or `m:ss` under an hour. (Not `String(format:)`: it goes through Foundation's
+    /// string machinery, and a frame formats several times.)
     static func time(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded(.down))
+        let total = seconds.isFinite ? Int(max(0, seconds).rounded(.down)) : 0
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"
     }
 
     /// A number with up to two decimals and no trailing zeros (1, 1.1, 1.25).
     static func decimal(_ value: Double) -> String {
-        var text = String(format: "%.2f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        let hundredths = value.isFinite ? Int((value * 100).rounded()) : 0
+        let (whole, fraction) = (hundredths / 100, abs(hundredths % 100))
+        if fraction == 0 { return "\(whole)" }
+        if fraction % 10 == 0 { return "\(whole).\(fraction / 10)" }
+        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     static func percent(_ fraction: Double) -> String {

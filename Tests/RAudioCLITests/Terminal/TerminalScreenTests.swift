@@ -14,7 +14,7 @@ import Testing
         status.chapters = [.init(title: "The Storm", start: 0), .init(title: "The Ship", start: 1800)]
         status.chapterIndex = 1
         status.state = "playing"
-        status.locator = Locator(href: "a.mp3", type: "audio/mpeg", locations: Locator.Locations(totalProgression: 0.5))
+        status.totalProgression = 0.5
         status.speed = 1.5
         status.volume = 0.8
         status.sleep = .after(remaining: 600, since: 1000)
