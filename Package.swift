@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // libcurl for remote publications (RAudioEngine CurlHTTPClient): ranges, keep-alive, TLS, proxies.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
         .systemLibrary(name: "CGlibcMalloc"),
         // libFuzzer's driver entry point (header only; the runtime comes with -sanitize=fuzzer).
@@ -51,7 +53,7 @@ let package = Package(
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC", "CEBUR128",
-                "CSystemdBus",
+                "CSystemdBus", "CCurl",
             ]
         ),
         // The listening state (positions, settings) in SQLite through GRDB.

@@ -17,6 +17,8 @@ APT_PACKAGES=(
     libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev libflac-dev libsqlite3-dev libebur128-dev pkg-config
     # FFmpeg's demuxers and decoders (AAC, M4B, ALAC, Opus, FLAC) behind CFFmpeg.
     libavformat-dev libavcodec-dev libavutil-dev
+    # Remote publications: libcurl behind CCurl; nginx serves the corpus to the streaming tests on loopback.
+    libcurl4-openssl-dev nginx-light
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
     # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), ffmpeg (reference decodes, test files),
     # hyperfine, opus-tools and flac (reference decoders) for `make bench`,

@@ -43,7 +43,7 @@ final class ListeningMemory {
         let key = BookIdentity.key(for: publication)
         do {
             let previous = try store.book(key: key)
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            let absolute = Href.isRemote(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
             try store.opened(key: key, title: publication.title, path: absolute, mode: mode)
             return ListeningMemory(store: store, key: key, mode: mode, previous: previous, autoRewind: options.autoRewindSteps)
         } catch {

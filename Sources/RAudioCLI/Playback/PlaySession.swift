@@ -24,6 +24,7 @@ struct PlaySession {
     }
 
     private func runReportingEvents() async throws(StandardStreams.ReaderGone) -> ExitStatus {
+        routeRemoteWarnings()
         var publication: Publication
         do {
             publication = try PublicationLoading.open(path: path)
@@ -112,6 +113,17 @@ struct PlaySession {
         }
         await navigator.close()
         return status
+    }
+
+    /// Retries of remote tracks become `warning` events (and a line on stderr), from whichever thread met them.
+    private func routeRemoteWarnings() {
+        let printsJSONLines = writer.printsJSONLines
+        RemoteAccessSetup.warnings.route { warning in
+            StandardStreams.printError("raudio: warning: \(warning)")
+            guard printsJSONLines else { return }
+            let event = PlayerEvent.issue("warning", code: warning.code, message: warning.description, fatal: false, href: warning.url)
+            try? StandardStreams.printLine(event.serialized())
+        }
     }
 
     /// Whether `--from` is a percentage, which needs the publication's whole duration up front.

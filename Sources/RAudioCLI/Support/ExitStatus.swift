@@ -14,7 +14,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case badData = 65
     /// The input does not exist.
     case inputNotFound = 66
-    /// No audio server could be reached, or it went away.
+    /// A service raudio needs is unavailable: no audio server could be reached (or it went away), or a
+    /// remote publication's server is unreachable, refuses it or keeps failing (`serviceUnavailable`).
     case audioServerUnavailable = 69
     /// A bug in raudio.
     case internalError = 70
@@ -22,6 +23,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case cannotCreateOutput = 73
     /// Writing the output failed (disk full).
     case outputIOError = 74
+}
+
+extension ExitStatus {
+    /// 69 for a remote publication that cannot be fetched: the same `sysexits.h` code (EX_UNAVAILABLE).
+    public static let serviceUnavailable = ExitStatus.audioServerUnavailable
 }
 
 /// An error that ends a command: a message for stderr (and an `error` event) and its exit status.
@@ -50,6 +56,7 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
         case .notFound: .inputNotFound
         case .badData, .unsupported, .forbidden: .badData
         case .io: .badData
+        case .unavailable: .serviceUnavailable
         }
         self.init(status, code: "publication-\(error.code.rawValue)", message: error.description)
     }

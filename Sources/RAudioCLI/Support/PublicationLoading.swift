@@ -8,10 +8,24 @@ enum PublicationLoading {
     /// - Parameter checksContentDocuments: false for commands that read the text through the content
     ///   service (which warns about a malformed document when it reaches it): opening then parses no
     ///   spine document up front (`PublicationOpener.checksContentDocuments`).
+    ///
+    /// `path` may be an `http(s)://` URL of a remote manifest; local manifests may name remote tracks.
     static func open(path: String, checksContentDocuments: Bool = true) throws(CommandFailure) -> Publication {
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        let url: URL
+        if Href.isRemote(path) {
+            guard let remote = URL(string: path), remote.host != nil else {
+                throw CommandFailure.usage("\(path): is not a valid URL")
+            }
+            url = remote
+        } else {
+            url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        }
+        let opener = PublicationOpener(
+            checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector(),
+            remoteAccess: RemoteAccessSetup.access
+        )
         do {
-            return try PublicationOpener(checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector()).open(url: url)
+            return try opener.open(url: url)
         } catch {
             throw CommandFailure(error)
         }

@@ -29,6 +29,8 @@ struct PublicationRenderSource: RenderSource {
         case let error as ResourceError:
             let code = switch error.code {
             case .remote: "track-remote"
+            case .unavailable: "track-unavailable"
+            case .notFound: "track-not-found"
             case .forbidden: "track-refused"
             default: "track-unreadable"
             }

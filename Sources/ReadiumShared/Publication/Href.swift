@@ -24,7 +24,7 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
     public init(_ string: String, relativeTo base: String? = nil, decodingPercentEscapes: Bool = true) throws(ResourceError) {
         if let scheme = Href.scheme(of: string) {
             if scheme == "http" || scheme == "https" {
-                throw ResourceError(.remote, href: string, message: "remote resources are not supported yet")
+                throw ResourceError(.remote, href: string, message: "is a remote URL, which this publication's container cannot fetch (it reads local files only)")
             }
             throw ResourceError(.forbidden, href: string, message: "uses the URL scheme '\(scheme):', which cannot address a file of the publication")
         }
@@ -89,11 +89,16 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
         return candidate.lowercased()
     }
 
-    /// The path percent-encoded for a URL or manifest, with `?query` and `#fragment` appended.
-    public var string: String {
+    /// `path` percent-encoded for a URL or manifest (`?`, `#`, `%` and `;` escaped too).
+    public static func percentEncodedPath(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%;")
-        var result = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// The path percent-encoded for a URL or manifest, with `?query` and `#fragment` appended.
+    public var string: String {
+        var result = Href.percentEncodedPath(path)
         if let query { result += "?" + query }
         if let fragment { result += "#" + fragment }
         return result

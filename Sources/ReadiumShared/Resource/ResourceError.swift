@@ -8,8 +8,10 @@ public struct ResourceError: Error, Sendable, Equatable, CustomStringConvertible
         case badData = "bad-data"
         /// The href would leave the publication's root (`../`, absolute path, symlink out).
         case forbidden = "forbidden-href"
-        /// The href points to the network, which is not supported yet.
+        /// The href points to the network, and this container reads local files only (no HTTP client).
         case remote = "remote-resource"
+        /// A remote resource cannot be fetched: its server is unreachable, refuses it, or keeps failing.
+        case unavailable = "remote-unavailable"
         /// The resource is too large to read this way (for example a ZIP bomb).
         case tooLarge = "too-large"
         /// The operating system failed to read it.

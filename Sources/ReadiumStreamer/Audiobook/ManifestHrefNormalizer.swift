@@ -4,16 +4,20 @@ import ReadiumShared
 ///
 /// A manifest at `book/manifest.json` that says `audio/01.mp3` gets `audio/01.mp3`; one at
 /// `manifest.json` that says `../secret` keeps its href but gets a warning: the container will refuse
-/// to read it. Remote hrefs (`http(s)://`) are kept as written, with one warning for the manifest.
+/// to read it. Remote hrefs (`http(s)://`) are kept as written; when the container cannot fetch them
+/// (`fetchesRemoteHrefs` false), with one warning for the manifest.
 struct ManifestHrefNormalizer {
     /// The href of the manifest inside its container (`manifest.json`).
     let manifestHref: String
     let log: WarningLog
+    /// Whether the container fetches `http(s)://` hrefs (`RemoteLinkContainer`, `HTTPContainer`).
+    let fetchesRemoteHrefs: Bool
     private var remoteCount = 0
 
-    init(manifestHref: String, log: WarningLog) {
+    init(manifestHref: String, log: WarningLog, fetchesRemoteHrefs: Bool = false) {
         self.manifestHref = manifestHref
         self.log = log
+        self.fetchesRemoteHrefs = fetchesRemoteHrefs
     }
 
     mutating func normalize(_ manifest: Manifest) -> Manifest {
@@ -24,10 +28,10 @@ struct ManifestHrefNormalizer {
         manifest.tableOfContents = manifest.tableOfContents.map { normalize($0, path: "toc") }
         manifest.pageList = manifest.pageList.map { normalize($0, path: "pageList") }
         manifest.landmarks = manifest.landmarks.map { normalize($0, path: "landmarks") }
-        if remoteCount > 0 {
+        if remoteCount > 0, !fetchesRemoteHrefs {
             log.append(ParsingWarning(
                 source: manifestHref, path: "",
-                message: "\(remoteCount) link(s) point to remote (http/https) resources; remote resources are not supported yet, so they cannot be played"
+                message: "\(remoteCount) link(s) point to remote (http/https) resources, which cannot be fetched here, so they cannot be played"
             ))
         }
         return manifest

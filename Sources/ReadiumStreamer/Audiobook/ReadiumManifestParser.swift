@@ -17,7 +17,6 @@ public struct ReadiumManifestParser: Sendable {
     public func parse(
         container: any Container, manifestHref: String = ReadiumManifestParser.manifestHref, format: PublicationFormat
     ) throws(OpeningError) -> Publication {
-        let log = WarningLog()
         let data: Data
         do {
             data = try container.resource(at: manifestHref).read()
@@ -28,13 +27,23 @@ public struct ReadiumManifestParser: Sendable {
         let errorPath = format == .readiumManifest
             ? container.sourceURL.appendingPathComponent(manifestHref).path
             : "\(container.sourceURL.path): \(manifestHref)"
+        return try parse(manifestData: data, container: container, manifestHref: manifestHref, format: format, errorPath: errorPath)
+    }
+
+    /// Parses `data`, the manifest at `manifestHref` in `container` (already read: a remote manifest);
+    /// errors name `errorPath`.
+    public func parse(
+        manifestData data: Data, container: any Container, manifestHref: String, format: PublicationFormat, errorPath: String
+    ) throws(OpeningError) -> Publication {
+        let log = WarningLog()
         var manifest: Manifest
         do {
             manifest = try Manifest(jsonData: data, source: manifestHref, log: log)
         } catch {
             throw OpeningError(.badData, path: errorPath, message: error.message)
         }
-        var normalizer = ManifestHrefNormalizer(manifestHref: manifestHref, log: log)
+        let fetchesRemoteHrefs = container is HTTPContainer || container is RemoteLinkContainer
+        var normalizer = ManifestHrefNormalizer(manifestHref: manifestHref, log: log, fetchesRemoteHrefs: fetchesRemoteHrefs)
         manifest = normalizer.normalize(manifest)
         let protection = Self.protection(of: manifest, in: container)
         var mediaType = format.mediaType

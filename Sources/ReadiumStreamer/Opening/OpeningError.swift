@@ -13,6 +13,8 @@ public struct OpeningError: Error, Sendable, Equatable, CustomStringConvertible 
         case forbidden = "forbidden-href"
         /// The operating system failed to read it.
         case io = "io"
+        /// A remote publication's server is unreachable, refuses it, or keeps failing.
+        case unavailable = "unavailable"
     }
 
     public var code: Code
@@ -34,6 +36,7 @@ public struct OpeningError: Error, Sendable, Equatable, CustomStringConvertible 
         case .badData: .badData
         case .forbidden, .tooLarge: .forbidden
         case .remote: .unsupported
+        case .unavailable: .unavailable
         case .io: .io
         }
         self.init(code, path: error.href, message: error.message)

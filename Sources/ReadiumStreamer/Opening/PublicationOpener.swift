@@ -16,14 +16,25 @@ public struct PublicationOpener: Sendable {
     /// Reads a lone audio file's tags, chapters and cover (raudio's reads them with FFmpeg); without
     /// one, a lone audio file is titled by its name and has no chapters.
     public var audioFileInspector: (any AudioFileInspector)?
+    /// How remote manifests and `http(s)://` hrefs are fetched; without it, `open` reads local files
+    /// only and remote hrefs of a manifest are kept with a warning.
+    public var remoteAccess: RemoteAccess?
 
-    public init(checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil) {
+    public init(checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil, remoteAccess: RemoteAccess? = nil) {
         self.checksContentDocuments = checksContentDocuments
         self.audioFileInspector = audioFileInspector
+        self.remoteAccess = remoteAccess
     }
 
-    /// Opens `url`. Blocks on file I/O; call it off the cooperative pool for large folders.
+    /// Opens `url`: a local path, or with `remoteAccess` an `http(s)://` manifest URL. Blocks on file
+    /// and network I/O; call it off the cooperative pool.
     public func open(url: URL) throws(OpeningError) -> Publication {
+        if let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            guard let remoteAccess else {
+                throw OpeningError(.unsupported, path: url.absoluteString, message: "is a remote URL, and this opener reads local files only")
+            }
+            return try RemoteManifestLoader(access: remoteAccess).open(url)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw OpeningError(.notFound, path: url.path, message: "does not exist")
@@ -79,7 +90,7 @@ public struct PublicationOpener: Sendable {
         let entries = Set(container.entries)
         if entries.contains(ReadiumManifestParser.manifestHref) {
             let hasLicense = entries.contains(ReadiumManifestParser.licenseHref)
-            return try ReadiumManifestParser().parse(container: container, format: hasLicense ? .lcpProtectedPackage : .readiumPackage)
+            return try ReadiumManifestParser().parse(container: linkingRemoteHrefs(container), format: hasLicense ? .lcpProtectedPackage : .readiumPackage)
         }
         if entries.contains(W3CAudiobookParser.manifestHref) {
             return try W3CAudiobookParser().parse(
@@ -124,7 +135,12 @@ public struct PublicationOpener: Sendable {
         if let object = try? JSONParser.parse(data).objectValue, W3CAudiobookParser.isW3CManifest(object) {
             return try W3CAudiobookParser().parse(container: folder, manifestHref: url.lastPathComponent, errorPath: url.path, mediaType: .w3cWPUBManifest)
         }
-        return try ReadiumManifestParser().parse(container: folder, manifestHref: url.lastPathComponent, format: .readiumManifest)
+        return try ReadiumManifestParser().parse(container: linkingRemoteHrefs(folder), manifestHref: url.lastPathComponent, format: .readiumManifest)
+    }
+
+    /// `container`, with its manifest's `http(s)://` hrefs fetched over HTTP when `remoteAccess` is set.
+    private func linkingRemoteHrefs(_ container: any Container) -> any Container {
+        remoteAccess.map { RemoteLinkContainer(local: container, access: $0) } ?? container
     }
 
     /// An LCP license has `provider`, `encryption` and `links` but no `metadata`.

@@ -125,7 +125,7 @@ struct PublicationOpenerTests {
     @Test func remoteHrefsAreKeptWithAWarning() throws {
         let publication = try opener.open(url: try Corpus.file("\(fixtures)/SharedTests/Fixtures/Format/audiobook.json"))
         #expect(publication.readingOrder.allSatisfy { $0.href.hasPrefix("http") })
-        #expect(publication.warnings.contains { $0.message.contains("remote resources are not supported yet") })
+        #expect(publication.warnings.contains { $0.message.contains("remote (http/https) resources, which cannot be fetched here") })
         #expect {
             try publication.resource(at: publication.readingOrder[0].href)
         } throws: { error in

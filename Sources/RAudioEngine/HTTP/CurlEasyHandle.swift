@@ -1,0 +1,119 @@
+import CCurl
+import Foundation
+import ReadiumShared
+
+/// One libcurl easy handle (`curl_easy_init`), reused request after request so that its connections
+/// stay open. Used by one thread at a time (`CurlHTTPClient` hands it out).
+final class CurlEasyHandle {
+    struct Settings {
+        var userAgent: String
+        var connectTimeout: Int
+        var stallTimeout: Int
+        var maximumRedirects: Int
+    }
+
+    private let handle: UnsafeMutableRawPointer
+    /// libcurl writes the detail of a failure here (`CURLOPT_ERRORBUFFER`).
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init?() {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Performs `request` with `curl_easy_perform`; see `HTTPClient.perform`.
+    func perform(
+        _ request: HTTPRequest, settings: Settings, shouldStop: () -> Bool, receive: (HTTPResponseHead, UnsafeRawBufferPointer) -> Bool
+    ) throws(HTTPError) -> HTTPResponseHead {
+        let outcome = withoutActuallyEscaping(shouldStop) { shouldStop in
+            withoutActuallyEscaping(receive) { receive in
+                let transfer = CurlTransfer(url: request.url, shouldStop: shouldStop, receive: receive)
+                let context = Unmanaged.passUnretained(transfer).toOpaque()
+                configure(request, settings: settings, context: context)
+                errorBuffer[0] = 0
+                let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+                // The callbacks must not outlive this call: clear what points at `transfer`.
+                raudio_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil)
+                raudio_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, nil)
+                raudio_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, nil)
+                return (code, transfer.responseHead(handle: handle), transfer.receiverStopped)
+            }
+        }
+        let (code, head, receiverStopped) = outcome
+        switch code {
+        case CURLE_OK:
+            return head
+        case CURLE_WRITE_ERROR where receiverStopped, CURLE_ABORTED_BY_CALLBACK:
+            return head
+        default:
+            throw error(for: code, url: request.url, settings: settings)
+        }
+    }
+
+    private func configure(_ request: HTTPRequest, settings: Settings, context: UnsafeMutableRawPointer) {
+        raudio_curl_setopt_string(handle, CURLOPT_URL, request.url)
+        raudio_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        raudio_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        raudio_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        raudio_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maximumRedirects)
+        raudio_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        raudio_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        raudio_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
+        raudio_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
+        raudio_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+        raudio_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
+        raudio_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        raudio_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        raudio_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if let range = request.rangeHeaderValue {
+            // CURLOPT_RANGE takes the part after "bytes=".
+            raudio_curl_setopt_string(handle, CURLOPT_RANGE, String(range.dropFirst("bytes=".count)))
+        } else {
+            raudio_curl_setopt_pointer(handle, CURLOPT_RANGE, nil)
+        }
+        // "" asks for every encoding libcurl can decode; nil sends no Accept-Encoding (byte ranges of tracks).
+        if request.acceptsCompression {
+            raudio_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        } else {
+            raudio_curl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, nil)
+        }
+        raudio_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        raudio_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        raudio_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        raudio_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        raudio_curl_setopt_progress_callback(handle, curlProgressCallback)
+        raudio_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+        raudio_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+    }
+
+    private func error(for code: CURLcode, url: String, settings: Settings) -> HTTPError {
+        let detail = String(cString: errorBuffer)
+        let summary = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let status = Int32(code.rawValue)
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return HTTPError(.invalidURL, url: url, message: "is not a URL raudio can fetch (\(summary))", libraryStatus: status)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return HTTPError(.hostNotFound, url: url, message: "the host name does not resolve (\(summary))", libraryStatus: status)
+        case CURLE_COULDNT_CONNECT:
+            return HTTPError(.unreachable, url: url, message: "cannot connect to the server (\(summary))", libraryStatus: status)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return HTTPError(.tooManyRedirects, url: url, message: "more than \(settings.maximumRedirects) redirects, a redirect loop (\(summary))", libraryStatus: status)
+        case CURLE_OPERATION_TIMEDOUT:
+            return HTTPError(.timedOut, url: url, message: "the server stopped answering (\(summary))", libraryStatus: status)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return HTTPError(.tls, url: url, message: "the secure connection (TLS) failed (\(summary))", libraryStatus: status)
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+             CURLE_BAD_CONTENT_ENCODING:
+            return HTTPError(.connectionLost, url: url, message: "the connection broke (\(summary))", libraryStatus: status)
+        default:
+            return HTTPError(.other, url: url, message: summary, libraryStatus: status)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Reads a remote resource ahead of its reader on a thread of its own, into a bounded `ByteRing`.
+///
+/// The reader (a decoder's thread) asks for bytes at an offset: held bytes are copied at once; an
+/// offset a little ahead of the window is waited for; any other offset (a seek) restarts the fetching
+/// there, so a seek fetches only from where it lands. The thread fetches with bounded range requests
+/// sized to the ring's free space (the first after a restart small, for a quick start), so that each
+/// response ends normally and its connection is kept alive for the next. With a server that ignores
+/// `Range`, one transfer streams the rest of the file and waits while the ring is full.
+///
+/// The thread ends when `cancel()` is called (by the session's deinit) and holds no lock while on the
+/// network. Memory is bounded by the ring's capacity.
+final class ReadAheadStream: @unchecked Sendable {
+    let url: String
+    let length: UInt64
+    let access: RemoteAccess
+    let acceptsRanges: Bool
+
+    /// Guards everything below and wakes the reader and the fetching thread.
+    private let condition = NSCondition()
+    private let ring: ByteRing
+    /// Changes at every restart; a transfer of an older generation stops delivering.
+    private var generation = 0
+    /// Whether the reader asked for bytes since the last restart or failure.
+    private var active = false
+    private var failure: ResourceError?
+    private var cancelled = false
+    /// Bytes fetched since the last restart: the first request after a restart is kept small.
+    private var fetchedSinceRestart = 0
+
+    /// The first request after a restart; also the least free space worth a new request.
+    static let firstRequestBytes = 64 * 1024
+    /// Bytes kept behind the reader, so that a short step back is served without a request.
+    static let keptBehindBytes = 32 * 1024
+
+    init(url: String, length: UInt64, access: RemoteAccess, acceptsRanges: Bool) {
+        self.url = url
+        self.length = length
+        self.access = access
+        self.acceptsRanges = acceptsRanges
+        ring = ByteRing(capacity: access.readAheadBytes)
+        let thread = Thread { [self] in fetchLoop() }
+        thread.name = "raudio-read-ahead"
+        thread.start()
+    }
+
+    /// Stops the fetching thread (it ends within a second even in the middle of a transfer).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Fills `buffer` with the bytes at `offset`, waiting for the network as needed; returns how many,
+    /// fewer only at the end of the resource. Called by one reader thread.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var filled = 0
+        while filled < buffer.count {
+            let position = offset + UInt64(filled)
+            guard position < length else { break }
+            if ring.contains(position) {
+                filled += ring.copy(from: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                let behind = offset + UInt64(filled)
+                ring.discard(before: behind > UInt64(Self.keptBehindBytes) ? behind - UInt64(Self.keptBehindBytes) : 0)
+                condition.broadcast()
+                continue
+            }
+            if let failure {
+                if position == ring.end {
+                    // The fetching failed where this read needs bytes: report it; the next read tries anew.
+                    self.failure = nil
+                    active = false
+                    throw failure
+                }
+                restart(at: position)
+            } else if !active || position < ring.start || position > ring.end + UInt64(ring.capacity / 2) {
+                restart(at: position)
+            } else {
+                // A little ahead of the window: drop what precedes it so the fetching can go on.
+                ring.discard(before: position)
+                condition.broadcast()
+            }
+            condition.wait()
+        }
+        return filled
+    }
+
+    /// Lock held.
+    private func restart(at offset: UInt64) {
+        generation += 1
+        ring.reset(at: offset)
+        failure = nil
+        active = true
+        fetchedSinceRestart = 0
+        condition.broadcast()
+    }
+
+    private func fetchLoop() {
+        condition.lock()
+        while !cancelled {
+            let minimumSpace = min(Self.firstRequestBytes, ring.capacity)
+            guard active, failure == nil, ring.end < length, ring.freeSpace >= minimumSpace || ring.count == 0 else {
+                condition.wait()
+                continue
+            }
+            let current = generation
+            let start = ring.end
+            let size = fetchedSinceRestart < Self.firstRequestBytes ? Self.firstRequestBytes : ring.freeSpace
+            let range = acceptsRanges ? start..<min(length, start + UInt64(size)) : start..<length
+            condition.unlock()
+            let transfer = RemoteTransfer(url: url, access: access, acceptsRanges: acceptsRanges)
+            var caught: ResourceError?
+            do {
+                _ = try transfer.run(range, shouldStop: { isStale(current) }) { bytes in deliver(bytes, generation: current) }
+            } catch {
+                caught = error
+            }
+            condition.lock()
+            if let caught, generation == current { failure = caught }
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    private func isStale(_ expected: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled || generation != expected
+    }
+
+    /// Appends `bytes` to the ring, waiting for room (a server that ignores `Range` sends more than fits);
+    /// false when the generation changed or the stream was cancelled.
+    private func deliver(_ bytes: UnsafeRawBufferPointer, generation expected: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        var done = 0
+        while done < bytes.count {
+            guard !cancelled, generation == expected else { return false }
+            let appended = ring.append(UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            done += appended
+            fetchedSinceRestart += appended
+            condition.broadcast()
+            if done < bytes.count { condition.wait() }
+        }
+        return true
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A small remote document fetched whole: a publication's manifest.
+public enum RemoteDocument {
+    /// Fetches `url` whole (compressed if the server likes; redirects followed), retrying transient
+    /// failures with `access.retryDelays`. Returns its bytes and the URL that served them (after
+    /// redirects). Throws `.tooLarge` past `maximumBytes`, `.notFound` for 404/410, `.unavailable` for
+    /// the rest. Blocks on the network.
+    public static func fetch(url: String, access: RemoteAccess, maximumBytes: Int) throws(ResourceError) -> (data: Data, url: String) {
+        var body = Data()
+        var finalURL = url
+        let loop = RemoteRetryLoop(access: access, url: url)
+        _ = try loop.run(shouldStop: { false }) { () throws(ResourceError) -> RemoteRetryLoop.Attempt in
+            body = Data()
+            var tooLarge = false
+            let head: HTTPResponseHead
+            do throws(HTTPError) {
+                head = try access.client.perform(HTTPRequest(url: url, acceptsCompression: true), shouldStop: { false }) { head, chunk in
+                    guard head.isSuccess else { return false }
+                    guard body.count + chunk.count <= maximumBytes else {
+                        tooLarge = true
+                        return false
+                    }
+                    body.append(contentsOf: chunk)
+                    return true
+                }
+            } catch {
+                guard error.isTransient else { throw ResourceError(error, href: url) }
+                return .retry(reason: error.message, resumeAt: nil, progressed: false)
+            }
+            if tooLarge {
+                throw ResourceError(.tooLarge, href: url, message: "is larger than \(maximumBytes / 1024 / 1024) MB, too large for a manifest")
+            }
+            switch RemoteResponse(head: head, href: url) {
+            case .failure(let error): throw error
+            case .transientFailure(let reason): return .retry(reason: reason, resumeAt: nil, progressed: false)
+            case .success: break
+            }
+            finalURL = head.url.isEmpty ? url : head.url
+            return .done
+        }
+        return (body, finalURL)
+    }
+}
