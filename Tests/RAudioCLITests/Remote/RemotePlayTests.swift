@@ -1,0 +1,124 @@
+import Foundation
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+
+/// `raudio play` and `raudio info` of Readium audiobooks served by a real nginx on loopback: the same
+/// samples as from disk, and the faults a web server can throw at them.
+@Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipMessage))
+struct RemotePlayTests {
+    @Test func remoteManifestRendersTheSameSamplesAsTheBookOnDisk() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(fixture.server.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+        #expect(RemoteBookFixture.events(result, type: "track").count == 3)
+        #expect(RemoteBookFixture.events(result, type: "warning").isEmpty, "\(result.standardError)")
+        let ranged = fixture.server.accessLog.filter { $0.contains(".mp3") || $0.contains(".ogg") }
+        #expect(!ranged.isEmpty && ranged.allSatisfy { $0.contains(" 206 ") && $0.contains("\"raudio/") }, "\(ranged)")
+    }
+
+    @Test func localManifestWithAbsoluteURLsStreamsItsTracks() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let manifest = fixture.folder.path("absolute.json")
+        let hrefs = RemoteBookFixture.tracks.map { fixture.server.url("gull-rock/\($0)") }
+        try RemoteBookFixture.manifest(hrefs: hrefs).write(toFile: manifest, atomically: true, encoding: .utf8)
+        let info = try ProcessRunner.raudio(["info", manifest])
+        #expect(info.status == 0 && !info.standardError.contains("cannot be fetched"), "\(info.standardError)")
+        let (result, wav) = try fixture.play(manifest)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
+    @Test func infoOfARemoteManifestResolvesHrefsAgainstItsURL() throws {
+        let fixture = try RemoteBookFixture()
+        let result = try ProcessRunner.raudio(["info", "--human", fixture.server.url("gull-rock/manifest.json")])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("The Last Lamp of Gull Rock"))
+        // The track formats come from the tracks themselves, fetched relative to the manifest's URL.
+        #expect(result.standardOutput.contains("(MP3, 22.1 kHz, mono)"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("(Vorbis, 44.1 kHz, stereo)"), "\(result.standardOutput)")
+    }
+
+    @Test(arguments: [
+        ("missing/02-the-ship.ogg", "404"),
+        ("forbidden/02-the-ship.ogg", "403"),
+        ("gone/02-the-ship.ogg", "410"),
+    ])
+    func aTrackTheServerRefusesIsSkippedWithAWarning(href: String, status: String) throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: [RemoteBookFixture.tracks[0], RemoteBookFixture.tracks[2]])
+        let hrefs = [RemoteBookFixture.tracks[0], fixture.server.url(href), RemoteBookFixture.tracks[2]]
+        try fixture.server.write(try RemoteBookFixture.manifest(hrefs: hrefs), as: "gull-rock/refusing.json")
+        let (result, wav) = try fixture.play(fixture.server.url("gull-rock/refusing.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        let warnings = RemoteBookFixture.events(result, type: "warning")
+        #expect(warnings.contains { $0["href"]?.stringValue?.hasSuffix(href) == true && $0["message"]?.stringValue?.contains(status) == true }, "\(warnings)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
+    @Test func serverErrorsAreRetriedWithBackoffThenTheTrackIsSkipped() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        proxy.inject(.status(503), pathSuffix: "02-the-ship.ogg", times: 1000)
+        let reference = try fixture.localRendering(of: [RemoteBookFixture.tracks[0], RemoteBookFixture.tracks[2]])
+        let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["RAUDIO_RETRY_DELAYS": "0.05,0.1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let warnings = RemoteBookFixture.events(result, type: "warning")
+        let retries = warnings.filter { $0["code"]?.stringValue == "remote-retry" }
+        #expect(retries.count >= 2 && retries.allSatisfy { $0["message"]?.stringValue?.contains("503") == true }, "\(warnings)")
+        #expect(warnings.contains { $0["href"]?.stringValue == "02-the-ship.ogg" && $0["message"]?.stringValue?.contains("gave up after 3 attempts") == true }, "\(warnings)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
+    @Test func aServerErrorThatClearsLosesNothing() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        proxy.inject(.status(502), pathSuffix: "01-the-storm.mp3", times: 2, skipping: 1)
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.events(result, type: "warning").filter { $0["code"]?.stringValue == "remote-retry" }.count == 2)
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
+    @Test func aConnectionDroppedMidTrackResumesFromTheExactByte() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // The first request of each track fetches its head (64 KiB); the one that streams on from there is
+        // cut after 20000 bytes.
+        proxy.inject(.dropAfter(bytes: 20000), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
+        proxy.inject(.dropAfter(bytes: 20000), pathSuffix: "02-the-ship.ogg", rangeStart: 65536)
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+        let retries = RemoteBookFixture.events(result, type: "warning").filter { $0["code"]?.stringValue == "remote-retry" }
+        #expect(retries.count == 2, "\(retries)")
+        for track in ["01-the-storm.mp3", "02-the-ship.ogg"] {
+            let requests = proxy.requests.filter { $0.path.hasSuffix(track) }
+            let dropped = try #require(requests.firstIndex { $0.fault != nil }, "no request of \(track) was cut")
+            let cutStart = try #require(Self.rangeStart(requests[dropped].range))
+            let later = requests.dropFirst(dropped + 1).compactMap { Self.rangeStart($0.range) }
+            // 20000 bytes of response, less its head, were received: the retry starts right after them.
+            #expect(later.contains { $0 > cutStart + 19000 && $0 < cutStart + 20000 }, "\(track): cut at \(cutStart), then \(later)")
+        }
+    }
+
+    @Test func aServerThatIgnoresRangeIsReadSequentially() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(fixture.server.url("norange/gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+        let tracks = fixture.server.accessLog.filter { $0.contains("/norange/gull-rock/0") }
+        #expect(!tracks.isEmpty && tracks.allSatisfy { $0.contains(" 200 ") }, "\(tracks)")
+    }
+
+    static func rangeStart(_ header: String?) -> Int? {
+        guard let header, header.hasPrefix("bytes=") else { return nil }
+        return Int(header.dropFirst(6).prefix { $0.isNumber })
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// A real nginx (Debian's `nginx-light`) serving a folder of the test's own on 127.0.0.1 and a free
+/// port, for the remote-publication tests.
+///
+/// Besides the files it has fixed places for faults: `/forbidden/…` answers 403, `/gone/…` 410,
+/// `/redirect-loop.json` redirects to itself, and `/norange/…` serves the same files ignoring `Range`
+/// (`max_ranges 0`, so every answer is a whole 200). `stop()` (also run by deinit) ends it.
+public final class NginxServer: @unchecked Sendable {
+    public static let executable = "/usr/sbin/nginx"
+
+    /// Whether nginx can run here; in CI a missing nginx fails instead (see `Corpus.isCI`).
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) || Corpus.isCI }
+    public static let skipMessage: Comment = "nginx is not installed (scripts/install-deps.sh installs nginx-light)"
+
+    public let port: UInt16
+    /// The folder served at `/`.
+    public let documentRoot: URL
+    private let workFolder: URL
+    private let process = Process()
+
+    /// Starts nginx over an empty `documentRoot`; put files there with `add`.
+    public init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw LoopbackError(message: "\(Self.executable) is missing: install nginx-light (scripts/install-deps.sh)")
+        }
+        workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-nginx-\(UUID().uuidString)")
+        documentRoot = workFolder.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: documentRoot, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: workFolder.appendingPathComponent("temp"), withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workFolder.path)
+        port = try LoopbackPort.free()
+        let configuration = workFolder.appendingPathComponent("nginx.conf")
+        try Self.configuration(port: port, root: documentRoot.path, work: workFolder.path).write(to: configuration, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["-c", configuration.path, "-p", workFolder.path, "-e", workFolder.appendingPathComponent("error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard LoopbackPort.waitUntilListening(port: port, timeout: 10) else {
+            stop()
+            let log = (try? String(contentsOf: workFolder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            throw LoopbackError(message: "nginx did not start on port \(port): \(log)")
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The URL of `path` (no leading slash) on this server.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// Copies `file` to `path` under the document root (folders made as needed).
+    public func add(_ file: URL, as path: String) throws {
+        let destination = documentRoot.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.copyItem(at: file, to: destination)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: destination.path)
+    }
+
+    /// Writes `text` to `path` under the document root.
+    public func write(_ text: String, as path: String) throws {
+        let destination = documentRoot.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: destination, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: destination.path)
+    }
+
+    /// The requests nginx logged so far, one line each: `METHOD PATH STATUS BYTES RANGE`.
+    public var accessLog: [String] {
+        let text = (try? String(contentsOf: workFolder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Stops nginx and removes its folder. Safe to call twice.
+    ///
+    /// SIGKILL, because a process started from a thread of Swift's pool inherits its blocked signals:
+    /// nginx would not see SIGTERM. It keeps no state worth a graceful exit (one process, no workers).
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: workFolder)
+    }
+
+    static func configuration(port: UInt16, root: String, work: String) -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(work)/nginx.pid;
+        error_log \(work)/error.log;
+        events { worker_connections 128; }
+        http {
+            log_format raudio '$request_method $uri $status $body_bytes_sent "$http_range" "$http_user_agent"';
+            access_log \(work)/access.log raudio;
+            client_body_temp_path \(work)/temp;
+            proxy_temp_path \(work)/temp;
+            fastcgi_temp_path \(work)/temp;
+            uwsgi_temp_path \(work)/temp;
+            scgi_temp_path \(work)/temp;
+            types { audio/mpeg mp3; audio/ogg ogg; application/json json; audio/mp4 m4a; }
+            keepalive_requests 10000;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                location = /redirect-loop.json { return 302 /redirect-loop.json; }
+                location ^~ /forbidden/ { return 403; }
+                location ^~ /gone/ { return 410; }
+                location ^~ /norange/ { max_ranges 0; alias \(root)/; }
+            }
+        }
+        """
+    }
+}
