@@ -13,6 +13,7 @@ public final class FaultProxy: @unchecked Sendable {
         /// Answers this status with an empty body instead of forwarding.
         case status(Int)
         /// Forwards, then closes the connection after this many bytes of the response (head included).
+        /// Counts as applied only when a response was that long and got cut.
         case dropAfter(bytes: Int)
         /// Waits this many seconds, then forwards.
         case stall(seconds: Double)
@@ -109,6 +110,9 @@ public final class FaultProxy: @unchecked Sendable {
         var limit = Int.max
         if case .dropAfter(let bytes) = fault { limit = bytes }
         var relayed = 0
+        defer {
+            if relayed >= limit { consume(fault!, for: path, range: range) }
+        }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while relayed < limit {
             let count = buffer.withUnsafeMutableBytes { recv(upstream, $0.baseAddress!, min($0.count, limit - relayed), 0) }
@@ -131,8 +135,20 @@ public final class FaultProxy: @unchecked Sendable {
                 rules[index].skipped -= 1
                 return nil
             }
+            if case .dropAfter = rules[index].fault { return rules[index].fault }
             rules[index].remaining -= 1
             return rules[index].fault
+        }
+    }
+
+    /// Counts a cut made by a `dropAfter` rule.
+    private func consume(_ fault: Fault, for path: String, range: String?) {
+        let start = range.flatMap { $0.hasPrefix("bytes=") ? Int($0.dropFirst(6).prefix { $0.isNumber }) : nil }
+        rules.withLock { rules in
+            let index = rules.firstIndex { rule in
+                path.hasSuffix(rule.suffix) && rule.fault == fault && rule.remaining > 0 && (rule.rangeStart == nil || rule.rangeStart == start)
+            }
+            if let index { rules[index].remaining -= 1 }
         }
     }
 

@@ -20,19 +20,21 @@ public final class NginxServer: @unchecked Sendable {
     private let workFolder: URL
     private let process = Process()
 
-    /// Starts nginx over an empty `documentRoot`; put files there with `add`.
-    public init() throws {
+    /// Starts nginx on `port` (a free one by default) over `documentRoot` (an empty folder of its own by
+    /// default, removed by `stop`; a given one is left in place, so a test can restart a server over it).
+    public init(port: UInt16? = nil, documentRoot: URL? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw LoopbackError(message: "\(Self.executable) is missing: install nginx-light (scripts/install-deps.sh)")
         }
         workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-nginx-\(UUID().uuidString)")
-        documentRoot = workFolder.appendingPathComponent("www")
-        try FileManager.default.createDirectory(at: documentRoot, withIntermediateDirectories: true)
+        self.documentRoot = documentRoot ?? workFolder.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: self.documentRoot, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: workFolder.appendingPathComponent("temp"), withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workFolder.path)
-        port = try LoopbackPort.free()
+        self.port = try port ?? LoopbackPort.free()
+        let port = self.port
         let configuration = workFolder.appendingPathComponent("nginx.conf")
-        try Self.configuration(port: port, root: documentRoot.path, work: workFolder.path).write(to: configuration, atomically: true, encoding: .utf8)
+        try Self.configuration(port: port, root: self.documentRoot.path, work: workFolder.path).write(to: configuration, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-c", configuration.path, "-p", workFolder.path, "-e", workFolder.appendingPathComponent("error.log").path]
         process.standardOutput = FileHandle.nullDevice

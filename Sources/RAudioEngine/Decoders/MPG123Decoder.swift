@@ -11,7 +11,8 @@ import ReadiumShared
 /// reservoir (`MPEGBitReservoir`), so they are sample-exact in VBR files too. Right after opening, a
 /// background scan (`MPG123FrameIndexScan`) builds the frame index; the decoder adopts it at its next
 /// `read`, `seek` or `frameCount`, after which seeks cost ~0.1 ms and `frameCount` is exact even for
-/// untagged VBR. Like every `AudioDecoder`, use it from one thread at a time; closing it (deinit)
+/// untagged VBR. A remote track is not scanned up front (that would fetch all of it): its scan starts
+/// only when a seek or the length needs it. Like every `AudioDecoder`, use it from one thread at a time; closing it (deinit)
 /// cancels the scan.
 public final class MPG123Decoder: AudioDecoder {
     public let format: PCMFormat
@@ -19,7 +20,9 @@ public final class MPG123Decoder: AudioDecoder {
 
     let href: String
     private let handle: MPG123Handle
-    private let scan: MPG123FrameIndexScan
+    private let resource: any Resource
+    /// Started at opening, or for a remote track when first needed.
+    private var scan: MPG123FrameIndexScan?
     private var knownFrameCount: Int64?
     private var isFrameCountExact: Bool
     /// Why the file is known to be cut short (a tag announcing more bytes than the file has).
@@ -33,6 +36,7 @@ public final class MPG123Decoder: AudioDecoder {
     /// Throws `.corrupt` when no MPEG audio frame is found, `.unreadable` when the resource fails.
     public init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
+        self.resource = resource
         let tag: MPEGInfoTag?
         let fileLength: UInt64
         do {
@@ -55,11 +59,11 @@ public final class MPG123Decoder: AudioDecoder {
         } else {
             truncationNote = nil
         }
-        scan = MPG123FrameIndexScan.start(resource: resource)
+        scan = resource.isRemote ? nil : MPG123FrameIndexScan.start(resource: resource)
     }
 
     deinit {
-        scan.cancel()
+        scan?.cancel()
     }
 
     /// The exact length in frames: from the Xing/LAME/VBRI header when it has a trustworthy one, else
@@ -82,6 +86,8 @@ public final class MPG123Decoder: AudioDecoder {
     /// Blocks until the background scan ended, then adopts its result. For callers that need the
     /// exact length now (the duration probe, tests).
     public func waitForFrameIndex() {
+        let scan = self.scan ?? MPG123FrameIndexScan.start(resource: resource)
+        self.scan = scan
         scan.waitUntilFinished()
         adoptScanResultIfReady()
     }
@@ -151,7 +157,7 @@ public final class MPG123Decoder: AudioDecoder {
     }
 
     private func adoptScanResultIfReady() {
-        guard !hasAdoptedScan, scan.isFinished else { return }
+        guard !hasAdoptedScan, let scan, scan.isFinished else { return }
         hasAdoptedScan = true
         guard var result = scan.takeResult() else { return }
         if !result.offsets.isEmpty {

@@ -28,6 +28,8 @@ final class ReadAheadStream: @unchecked Sendable {
     private var cancelled = false
     /// Bytes fetched since the last restart: the first request after a restart is kept small.
     private var fetchedSinceRestart = 0
+    /// Where the reader's last read ended: the fetching keeps at least half the ring ahead of it.
+    private var readerPosition: UInt64 = 0
 
     /// The first request after a restart; also the least free space worth a new request.
     static let firstRequestBytes = 64 * 1024
@@ -64,7 +66,8 @@ final class ReadAheadStream: @unchecked Sendable {
             guard position < length else { break }
             if ring.contains(position) {
                 filled += ring.copy(from: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                let behind = offset + UInt64(filled)
+                readerPosition = offset + UInt64(filled)
+                let behind = readerPosition
                 ring.discard(before: behind > UInt64(Self.keptBehindBytes) ? behind - UInt64(Self.keptBehindBytes) : 0)
                 condition.broadcast()
                 continue
@@ -96,20 +99,26 @@ final class ReadAheadStream: @unchecked Sendable {
         failure = nil
         active = true
         fetchedSinceRestart = 0
+        readerPosition = offset
         condition.broadcast()
     }
 
     private func fetchLoop() {
         condition.lock()
         while !cancelled {
-            let minimumSpace = min(Self.firstRequestBytes, ring.capacity)
-            guard active, failure == nil, ring.end < length, ring.freeSpace >= minimumSpace || ring.count == 0 else {
+            // Fetch when less than half the ring is ahead of the reader, so that requests are large
+            // (few round trips) and the reader never waits while the network is fast enough.
+            let ahead = ring.end > readerPosition ? ring.end - readerPosition : 0
+            let wantsMore = ahead < UInt64(ring.capacity / 2) && ring.freeSpace >= min(Self.firstRequestBytes, ring.capacity)
+            guard active, failure == nil, ring.end < length, wantsMore || ring.count == 0 else {
                 condition.wait()
                 continue
             }
             let current = generation
             let start = ring.end
-            let size = fetchedSinceRestart < Self.firstRequestBytes ? Self.firstRequestBytes : ring.freeSpace
+            // After a restart (a seek) start small, since a decoder's seek may jump again at once, then grow.
+            let size = fetchedSinceRestart < Self.firstRequestBytes / 4 ? Self.firstRequestBytes / 4
+                : fetchedSinceRestart < Self.firstRequestBytes ? Self.firstRequestBytes : ring.freeSpace
             let range = acceptsRanges ? start..<min(length, start + UInt64(size)) : start..<length
             condition.unlock()
             let transfer = RemoteTransfer(url: url, access: access, acceptsRanges: acceptsRanges)

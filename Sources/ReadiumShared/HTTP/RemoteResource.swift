@@ -24,6 +24,8 @@ public final class RemoteResource: Resource {
 
     public var isRandomAccessCheap: Bool { true }
 
+    public var isRemote: Bool { true }
+
     public func length() throws(ResourceError) -> UInt64 {
         try probed().length
     }

@@ -21,6 +21,10 @@ public protocol Resource: Sendable {
     /// entry) rather than an inflate from the start (a DEFLATED ZIP entry).
     var isRandomAccessCheap: Bool { get }
 
+    /// Whether the bytes come over the network (`RemoteResource`): a reader should then fetch only what
+    /// it needs, never scan the whole resource ahead of time.
+    var isRemote: Bool { get }
+
     /// Reads up to `buffer.count` bytes at `offset` into `buffer`; returns how many were read, fewer
     /// only at the end of the resource (0 at or past it).
     ///
@@ -35,6 +39,8 @@ public protocol Resource: Sendable {
 }
 
 extension Resource {
+    public var isRemote: Bool { false }
+
     public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
         PassThroughReadSession(resource: self)
     }

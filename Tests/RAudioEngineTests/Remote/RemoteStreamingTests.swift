@@ -1,0 +1,118 @@
+import Foundation
+import RAudioTestSupport
+import ReadiumNavigator
+import ReadiumShared
+import Testing
+@testable import RAudioEngine
+
+/// Corpus tracks streamed from a real nginx through `CurlHTTPClient` and `RemoteResource`, decoded by
+/// the real decoders (libmpg123, vorbisfile, FFmpeg) with no special case: the same samples as from
+/// disk, through dropped connections and exact seeks.
+@Suite(.enabled(if: Corpus.isAvailable && NginxServer.isAvailable, "needs the shared corpus and nginx"))
+struct RemoteStreamingTests {
+    static let files = [
+        "audio/mp3-speech/auphonic_chapters_demo.mp3",
+        "audio/ogg-speech/auphonic_chapters_demo.ogg",
+        "audio/formats/antennapod__auphonic.m4a",
+    ]
+
+    /// A server with `path` of the corpus at `/track/<name>`, and the URL to read it through.
+    static func serve(_ path: String, server: NginxServer) throws -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        try server.add(try Corpus.file(path), as: "track/\(name)")
+        return "track/\(name)"
+    }
+
+    static func access(warnings: Locked<[RemoteWarning]> = Locked([])) -> RemoteAccess {
+        RemoteAccess(client: CurlHTTPClient(), retryDelays: [0.02, 0.05, 0.1], onWarning: { warning in warnings.withLock { $0.append(warning) } })
+    }
+
+    @Test(arguments: files)
+    func droppedConnectionsLoseNoSample(path: String) throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let proxy = try FaultProxy(upstreamPort: server.port)
+        defer { proxy.stop() }
+        let served = try Self.serve(path, server: server)
+        // Cut three of the streaming requests after the head, each partway through.
+        proxy.inject(.dropAfter(bytes: 30_000), pathSuffix: served, times: 3, skipping: 1)
+        let warnings = Locked<[RemoteWarning]>([])
+        let remote = Self.access(warnings: warnings).resource(url: proxy.url(served))
+        let factory = RAudioDecoderFactory()
+        let local = DecoderTestSupport.decodeAll(try factory.makeDecoder(for: try DecoderTestSupport.resource(path), mediaType: nil))
+        let streamed = DecoderTestSupport.decodeAll(try factory.makeDecoder(for: remote, mediaType: nil))
+        #expect(streamed.error == nil, "\(String(describing: streamed.error))")
+        #expect(streamed.format == local.format)
+        #expect(streamed.samples == local.samples, "\(streamed.frameCount) frames streamed, \(local.frameCount) from disk")
+        let retries = warnings.withLock { $0 }
+        #expect(!retries.isEmpty && retries.allSatisfy { $0.code == "remote-retry" && $0.message.contains("from byte") }, "\(retries) \(proxy.requests.map { "\($0.range ?? "-") \($0.fault.map { "\($0)" } ?? "")" })")
+    }
+
+    @Test(arguments: files)
+    func seeksOverHTTPAreSampleExact(path: String) throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let served = try Self.serve(path, server: server)
+        let factory = RAudioDecoderFactory()
+        let reference = DecoderTestSupport.decodeAll(try factory.makeDecoder(for: try DecoderTestSupport.resource(path), mediaType: nil))
+        try #require(reference.error == nil)
+        let decoder = try factory.makeDecoder(for: Self.access().resource(url: server.url(served)), mediaType: nil)
+        try assertSeeksAreExact(decoder: decoder, reference: reference, seed: 7)
+    }
+
+    @Test func aSeekInAnOggFetchesOnlyAroundItsTarget() throws {
+        let path = "audio/ogg-speech/auphonic_chapters_demo.ogg"
+        let server = try NginxServer()
+        defer { server.stop() }
+        let served = try Self.serve(path, server: server)
+        let length = try #require(try FileManager.default.attributesOfItem(atPath: try Corpus.file(path).path)[.size] as? Int)
+        let decoder = try RAudioDecoderFactory().makeDecoder(for: Self.access().resource(url: server.url(served)), mediaType: nil)
+        _ = try DecoderTestSupport.readFrames(decoder, count: 4096)
+        // Let the read-ahead fill up, so that what follows counts the seek's requests only.
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = Self.bytesSent(server)
+        let total = try #require(decoder.frameCount)
+        try decoder.seek(toFrame: total * 3 / 4)
+        _ = try DecoderTestSupport.readFrames(decoder, count: 4096)
+        let fetched = Self.bytesSent(server) - before
+        // Bisection reads a few pages here and there, not the three quarters skipped.
+        #expect(fetched < length / 3, "the seek fetched \(fetched) of \(length) bytes")
+    }
+
+    @Test func aServerThatRestartsMidTrackIsWaitedFor() throws {
+        let path = "audio/mp3-speech/auphonic_chapters_demo.mp3"
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try NginxServer(documentRoot: root)
+        let served = try Self.serve(path, server: server)
+        let warnings = Locked<[RemoteWarning]>([])
+        var access = Self.access(warnings: warnings)
+        access.retryDelays = [0.1, 0.2, 0.4, 0.8, 1.6]
+        access.readAheadBytes = 64 * 1024
+        let factory = RAudioDecoderFactory()
+        let local = DecoderTestSupport.decodeAll(try factory.makeDecoder(for: try DecoderTestSupport.resource(path), mediaType: nil))
+        let decoder = try factory.makeDecoder(for: access.resource(url: server.url(served)), mediaType: nil)
+        var streamed = try DecoderTestSupport.readFrames(decoder, count: 100_000)
+        // The server goes away mid-track and comes back on the same port half a second later.
+        server.stop()
+        let restarted = Locked<NginxServer?>(nil)
+        let port = server.port
+        let restart = Thread {
+            Thread.sleep(forTimeInterval: 0.5)
+            let again = try? NginxServer(port: port, documentRoot: root)
+            restarted.withLock { $0 = again }
+        }
+        restart.start()
+        defer { restarted.withLock { $0?.stop() } }
+        let rest = DecoderTestSupport.decodeAll(decoder)
+        #expect(rest.error == nil, "\(String(describing: rest.error))")
+        streamed += rest.samples
+        #expect(streamed == local.samples, "\(streamed.count) samples streamed, \(local.samples.count) from disk")
+        #expect(warnings.withLock { $0 }.contains { $0.message.contains("cannot connect") }, "\(warnings.withLock { $0 })")
+    }
+
+    /// Body bytes nginx sent so far, from its access log.
+    static func bytesSent(_ server: NginxServer) -> Int {
+        server.accessLog.compactMap { line in line.split(separator: " ").dropFirst(3).first.flatMap { Int($0) } }.reduce(0, +)
+    }
+}
