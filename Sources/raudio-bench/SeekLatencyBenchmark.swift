@@ -5,6 +5,7 @@ import ReadiumShared
 
 /// `seek-latency AUDIO [--repeat 200] [--seed 1]`: the time of `seek(toFrame:)` plus the first `read`
 /// of one output buffer, at random frames of an opened track, and whether those seeks are sample-exact.
+/// AUDIO may be an `http(s)://` URL: the track is then streamed (`RemoteResource` over libcurl).
 ///
 /// The decoder is opened with `RAudioDecoderFactory`; for MP3 the background frame index is waited
 /// for first (`MPG123Decoder.waitForFrameIndex()`), since the target is "once opened". Exactness:
@@ -70,8 +71,12 @@ struct SeekLatencyBenchmark {
         ])
     }
 
+    /// One HTTP client for every opening of a remote track, as in a player.
+    private static let remoteAccess = RemoteAccess(client: CurlHTTPClient())
+
     private func open() throws(BenchmarkError) -> any AudioDecoder {
-        let resource = FileResource(url: URL(fileURLWithPath: path))
+        let resource: any Resource = Href.isRemote(path)
+            ? Self.remoteAccess.resource(url: path) : FileResource(url: URL(fileURLWithPath: path))
         do {
             return try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
         } catch {

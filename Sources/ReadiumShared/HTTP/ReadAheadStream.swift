@@ -28,10 +28,11 @@ final class ReadAheadStream: @unchecked Sendable {
     private var cancelled = false
     /// Bytes fetched since the last restart: the first request after a restart is kept small.
     private var fetchedSinceRestart = 0
-    /// Where the reader's last read ended: the fetching keeps at least half the ring ahead of it.
+    /// Where the reader's last read ended, and where the last restart put it.
     private var readerPosition: UInt64 = 0
+    private var restartOffset: UInt64 = 0
 
-    /// The first request after a restart; also the least free space worth a new request.
+    /// The read-ahead right after a restart (the first request fetches a quarter of it).
     static let firstRequestBytes = 64 * 1024
     /// Bytes kept behind the reader, so that a short step back is served without a request.
     static let keptBehindBytes = 32 * 1024
@@ -100,25 +101,28 @@ final class ReadAheadStream: @unchecked Sendable {
         active = true
         fetchedSinceRestart = 0
         readerPosition = offset
+        restartOffset = offset
         condition.broadcast()
     }
 
     private func fetchLoop() {
         condition.lock()
         while !cancelled {
-            // Fetch when less than half the ring is ahead of the reader, so that requests are large
-            // (few round trips) and the reader never waits while the network is fast enough.
+            // How far to read ahead grows with what the reader used since the last restart (twice that,
+            // up to half the ring): a seek, which may be followed by another at once, fetches little; steady
+            // playback keeps half the ring ahead and refills it with large requests (few round trips).
             let ahead = ring.end > readerPosition ? ring.end - readerPosition : 0
-            let wantsMore = ahead < UInt64(ring.capacity / 2) && ring.freeSpace >= min(Self.firstRequestBytes, ring.capacity)
+            let consumed = readerPosition > restartOffset ? readerPosition - restartOffset : 0
+            let target = min(UInt64(ring.capacity / 2), max(UInt64(Self.firstRequestBytes), consumed * 2))
+            let smallest = min(Self.firstRequestBytes / 4, ring.capacity)
+            let wantsMore = ahead < target && ring.freeSpace >= smallest
             guard active, failure == nil, ring.end < length, wantsMore || ring.count == 0 else {
                 condition.wait()
                 continue
             }
             let current = generation
             let start = ring.end
-            // After a restart (a seek) start small, since a decoder's seek may jump again at once, then grow.
-            let size = fetchedSinceRestart < Self.firstRequestBytes / 4 ? Self.firstRequestBytes / 4
-                : fetchedSinceRestart < Self.firstRequestBytes ? Self.firstRequestBytes : ring.freeSpace
+            let size = fetchedSinceRestart < smallest ? smallest : min(ring.freeSpace, max(smallest, Int(target * 2 > ahead ? target * 2 - ahead : 0)))
             let range = acceptsRanges ? start..<min(length, start + UInt64(size)) : start..<length
             condition.unlock()
             let transfer = RemoteTransfer(url: url, access: access, acceptsRanges: acceptsRanges)

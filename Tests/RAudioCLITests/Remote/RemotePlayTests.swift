@@ -88,9 +88,9 @@ struct RemotePlayTests {
         let fixture = try RemoteBookFixture()
         let proxy = try fixture.faultProxy()
         // The first request of each track fetches its head (64 KiB); the one that streams on from there is
-        // cut after 20000 bytes.
-        proxy.inject(.dropAfter(bytes: 20000), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
-        proxy.inject(.dropAfter(bytes: 20000), pathSuffix: "02-the-ship.ogg", rangeStart: 65536)
+        // cut after 10000 bytes.
+        proxy.inject(.dropAfter(bytes: 10000), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
+        proxy.inject(.dropAfter(bytes: 10000), pathSuffix: "02-the-ship.ogg", rangeStart: 65536)
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
         let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"))
         #expect(result.status == 0, "\(result.standardError)")
@@ -102,8 +102,8 @@ struct RemotePlayTests {
             let dropped = try #require(requests.firstIndex { $0.fault != nil }, "no request of \(track) was cut")
             let cutStart = try #require(Self.rangeStart(requests[dropped].range))
             let later = requests.dropFirst(dropped + 1).compactMap { Self.rangeStart($0.range) }
-            // 20000 bytes of response, less its head, were received: the retry starts right after them.
-            #expect(later.contains { $0 > cutStart + 19000 && $0 < cutStart + 20000 }, "\(track): cut at \(cutStart), then \(later)")
+            // 10000 bytes of response, less its head, were received: the retry starts right after them.
+            #expect(later.contains { $0 > cutStart + 9000 && $0 < cutStart + 10000 }, "\(track): cut at \(cutStart), then \(later)")
         }
     }
 
