@@ -30,7 +30,10 @@ struct FirstBufferBenchmark {
         let publication: Publication
         do {
             // As `raudio play` opens it: a lone audio file's tags and chapters are read.
-            publication = try PublicationOpener(audioFileInspector: FFmpegAudioFileInspector()).open(url: URL(fileURLWithPath: book))
+            // BOOK may be the http(s) URL of a remote manifest, streamed over libcurl.
+            let url = Href.isRemote(book) ? URL(string: book) ?? URL(fileURLWithPath: book) : URL(fileURLWithPath: book)
+            let opener = PublicationOpener(audioFileInspector: FFmpegAudioFileInspector(), remoteAccess: RemoteAccess(client: CurlHTTPClient()))
+            publication = try opener.open(url: url)
         } catch {
             throw .failed("\(book): \(error)")
         }

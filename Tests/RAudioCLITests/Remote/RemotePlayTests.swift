@@ -107,6 +107,18 @@ struct RemotePlayTests {
         }
     }
 
+    @Test(.enabled(if: EventSchemaValidator.isAvailable, EventSchemaValidator.skipMessage))
+    func retryAndSkipEventsValidateAgainstTheEventsSchema() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        proxy.inject(.status(500), pathSuffix: "03-le-matin.mp3", times: 1000)
+        proxy.inject(.dropAfter(bytes: 10000), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
+        let (result, _) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["RAUDIO_RETRY_DELAYS": "0.05"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.events(result, type: "warning").count >= 3)
+        try EventSchemaValidator.validate(result.outputLines)
+    }
+
     @Test func aServerThatIgnoresRangeIsReadSequentially() throws {
         let fixture = try RemoteBookFixture()
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
