@@ -86,9 +86,9 @@ public enum ProcessRunner {
         return Corpus.projectRoot.appendingPathComponent(".build/debug/raudio")
     }
 
-    /// Runs the built `raudio` with `arguments`. Unless `environment` names a `RAUDIO_STATE_DIR`, the
-    /// run gets a listening-state directory of its own, removed after: tests never resume each
-    /// other's books, nor touch the user's state.
+    /// Runs the built `raudio` with `arguments`. Unless `environment` names a `RAUDIO_STATE_DIR` (an
+    /// `XDG_CACHE_HOME`), the run gets a listening-state (cache) directory of its own, removed after:
+    /// tests never resume each other's books, nor touch the user's state or cache.
     public static func raudio(
         _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil, timeout: TimeInterval = 60
     ) throws -> ProcessResult {
@@ -99,7 +99,17 @@ public enum ProcessRunner {
             environment["RAUDIO_STATE_DIR"] = directory.path
             ownState = directory
         }
-        defer { if let ownState { try? FileManager.default.removeItem(at: ownState) } }
+        // Nor its cache of remote bytes (`$XDG_CACHE_HOME/raudio`).
+        var ownCache: URL?
+        if environment["XDG_CACHE_HOME"] == nil {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-cache-\(UUID().uuidString)")
+            environment["XDG_CACHE_HOME"] = directory.path
+            ownCache = directory
+        }
+        defer {
+            if let ownState { try? FileManager.default.removeItem(at: ownState) }
+            if let ownCache { try? FileManager.default.removeItem(at: ownCache) }
+        }
         return try run(raudioExecutable, arguments, input: input, environment: environment, timeout: timeout)
     }
 }

@@ -25,6 +25,7 @@ struct PlaySession {
 
     private func runReportingEvents() async throws(StandardStreams.ReaderGone) -> ExitStatus {
         routeRemoteWarnings()
+        RemoteAccessSetup.setCacheCapacity(options.cacheBytes)
         var publication: Publication
         do {
             publication = try PublicationLoading.open(path: path)

@@ -43,6 +43,14 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Do not offer the desktop's media controls (MPRIS on the D-Bus session bus).")
     var noMpris = false
 
+    @Option(help: ArgumentHelp(
+        "Disk cache of remote tracks' bytes in $XDG_CACHE_HOME/raudio, least recently used dropped first (512M by default; 0 turns it off).",
+        valueName: "size"))
+    var cacheSize: String?
+
+    /// `--cache-size` in bytes (the default when not given).
+    var cacheBytes: Int64 { cacheSize.flatMap(ByteSize.parse) ?? RemoteAccessSetup.defaultCacheBytes }
+
     /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdin and stdout
     /// are both a terminal and `--json` was not given. (Commands piped in while stdout is a terminal,
     /// `echo pause | raudio play book`, keep the line protocol: they are not keys.)
@@ -82,6 +90,9 @@ struct PlaybackOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if let cacheSize, ByteSize.parse(cacheSize) == nil {
+            throw ValidationError("--cache-size \(cacheSize): give a size such as 512M, 2G or 0 (no cache)")
+        }
         if ui && json {
             throw ValidationError("--ui and --json exclude each other: --ui draws the terminal player, --json prints events for programs")
         }

@@ -11,9 +11,27 @@ enum RemoteAccessSetup {
     static let client = CurlHTTPClient()
     static let warnings = RemoteWarningRelay()
 
+    /// The disk cache's default size (`--cache-size`).
+    static let defaultCacheBytes: Int64 = 512 * 1024 * 1024
+    private static let cacheState = Locked<(capacity: Int64, cache: RemoteByteCache?)>((defaultCacheBytes, nil))
+
+    /// Sets the disk cache's size before anything is fetched; 0 turns it off.
+    static func setCacheCapacity(_ bytes: Int64) {
+        cacheState.withLock { $0 = (bytes, nil) }
+    }
+
+    /// The disk cache in `$XDG_CACHE_HOME/raudio`, made on first use; nil when turned off.
+    static var cache: RemoteByteCache? {
+        cacheState.withLock { state in
+            guard state.capacity > 0 else { return nil }
+            if state.cache == nil { state.cache = RemoteByteCache(folder: RemoteByteCache.defaultFolder(), capacity: state.capacity) }
+            return state.cache
+        }
+    }
+
     /// `RAUDIO_RETRY_DELAYS` (seconds, comma-separated) replaces the backoff, for tests.
     static var access: RemoteAccess {
-        var access = RemoteAccess(client: client, onWarning: { warnings.deliver($0) })
+        var access = RemoteAccess(client: client, cache: cache, onWarning: { warnings.deliver($0) })
         if let text = ProcessInfo.processInfo.environment["RAUDIO_RETRY_DELAYS"] {
             access.retryDelays = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 >= 0 }
         }
@@ -36,5 +54,19 @@ final class RemoteWarningRelay: Sendable {
         } else {
             StandardStreams.printError("raudio: warning: \(warning)")
         }
+    }
+}
+
+/// A size such as `512M`, `2G`, `100k` or `1048576` (bytes), as `--cache-size` takes it.
+enum ByteSize {
+    static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Int64)] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) || trimmed.hasSuffix(suffix + "B") {
+            let number = trimmed.hasSuffix("B") ? trimmed.dropLast(2) : trimmed.dropLast()
+            guard let value = Double(number), value >= 0 else { return nil }
+            return Int64(value * Double(factor))
+        }
+        return Int64(trimmed).flatMap { $0 >= 0 ? $0 : nil }
     }
 }

@@ -37,8 +37,12 @@ final class ReadAheadStream: @unchecked Sendable {
     /// Bytes kept behind the reader, so that a short step back is served without a request.
     static let keptBehindBytes = 32 * 1024
 
-    init(url: String, length: UInt64, access: RemoteAccess, acceptsRanges: Bool) {
+    /// The resource's first bytes (the probe's), for the disk cache's first block.
+    let head: Data
+
+    init(url: String, length: UInt64, access: RemoteAccess, acceptsRanges: Bool, head: Data = Data()) {
         self.url = url
+        self.head = head
         self.length = length
         self.access = access
         self.acceptsRanges = acceptsRanges
@@ -105,7 +109,19 @@ final class ReadAheadStream: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Up to `count` bytes from `offset` out of the disk cache, when the block holding `offset` is there.
+    private func cachedBytes(from offset: UInt64, count: UInt64) -> Data? {
+        guard let cache = access.cache else { return nil }
+        let blockSize = UInt64(RemoteByteCache.blockSize)
+        guard let block = cache.block(url: url, length: length, index: offset / blockSize) else { return nil }
+        let from = Int(offset % blockSize)
+        let to = min(block.count, from + Int(clamping: count))
+        return from < to ? block.subdata(in: from..<to) : nil
+    }
+
     private func fetchLoop() {
+        // Only this thread touches the assembler.
+        var assembler = access.cache.map { CacheBlockAssembler(cache: $0, url: url, length: length, head: head) }
         condition.lock()
         while !cancelled {
             // How far to read ahead grows with what the reader used since the last restart (twice that,
@@ -125,10 +141,21 @@ final class ReadAheadStream: @unchecked Sendable {
             let size = fetchedSinceRestart < smallest ? smallest : min(ring.freeSpace, max(smallest, Int(target * 2 > ahead ? target * 2 - ahead : 0)))
             let range = acceptsRanges ? start..<min(length, start + UInt64(size)) : start..<length
             condition.unlock()
+            if let cached = cachedBytes(from: start, count: range.upperBound - range.lowerBound) {
+                _ = cached.withUnsafeBytes { deliver($0, generation: current) }
+                condition.lock()
+                condition.broadcast()
+                continue
+            }
             let transfer = RemoteTransfer(url: url, access: access, acceptsRanges: acceptsRanges)
             var caught: ResourceError?
+            var offset = start
             do {
-                _ = try transfer.run(range, shouldStop: { isStale(current) }) { bytes in deliver(bytes, generation: current) }
+                _ = try transfer.run(range, shouldStop: { isStale(current) }) { bytes in
+                    assembler?.take(bytes, at: offset)
+                    offset += UInt64(bytes.count)
+                    return deliver(bytes, generation: current)
+                }
             } catch {
                 caught = error
             }

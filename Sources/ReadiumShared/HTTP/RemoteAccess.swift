@@ -19,11 +19,15 @@ public struct RemoteAccess: Sendable {
     public var onWarning: @Sendable (RemoteWarning) -> Void
     /// The resources opened lately, shared by every copy of this value.
     public let registry = RemoteResourceRegistry()
+    /// Where fetched track bytes are kept on disk, so that seeking back or replaying fetches nothing;
+    /// nil for none.
+    public var cache: RemoteByteCache?
 
     public init(
         client: any HTTPClient, retryDelays: [Double] = [0.25, 0.5, 1, 2, 4], readAheadBytes: Int = 512 * 1024,
-        headBytes: Int = 64 * 1024, onWarning: @escaping @Sendable (RemoteWarning) -> Void = { _ in }
+        headBytes: Int = 64 * 1024, cache: RemoteByteCache? = nil, onWarning: @escaping @Sendable (RemoteWarning) -> Void = { _ in }
     ) {
+        self.cache = cache
         self.client = client
         self.retryDelays = retryDelays
         self.readAheadBytes = max(64 * 1024, readAheadBytes)

@@ -34,7 +34,7 @@ final class RemoteReadSession: ResourceReadSession {
         }
         guard filled < buffer.count, offset + UInt64(filled) < probe.length else { return filled }
         if stream == nil {
-            stream = ReadAheadStream(url: url, length: probe.length, access: access, acceptsRanges: probe.acceptsRanges)
+            stream = ReadAheadStream(url: url, length: probe.length, access: access, acceptsRanges: probe.acceptsRanges, head: probe.head)
         }
         return filled + (try stream!.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: offset + UInt64(filled)))
     }

@@ -72,6 +72,7 @@ final class RemoteBookFixture {
         let wav = folder.path("remote-\(UUID().uuidString).wav")
         var environment = environment
         environment["RAUDIO_RETRY_DELAYS"] = environment["RAUDIO_RETRY_DELAYS"] ?? "0.05,0.1,0.2"
+        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? folder.path("cache-\(UUID().uuidString)")
         let result = try ProcessRunner.raudio(["play", target, "--output", "wav:\(wav)"], environment: environment, timeout: timeout)
         return (result, wav)
     }

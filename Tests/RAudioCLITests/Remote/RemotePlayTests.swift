@@ -129,6 +129,25 @@ struct RemotePlayTests {
         #expect(!tracks.isEmpty && tracks.allSatisfy { $0.contains(" 200 ") }, "\(tracks)")
     }
 
+    @Test func aReplayStreamsFromTheDiskCache() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let proxy = try fixture.faultProxy()
+        let cache = fixture.folder.path("cache")
+        let (first, _) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["XDG_CACHE_HOME": cache])
+        #expect(first.status == 0, "\(first.standardError)")
+        let firstRequests = proxy.requests.count
+        #expect(proxy.requests.contains { Self.rangeStart($0.range) == 65536 }, "the first play did not stream past the heads")
+        let (second, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["XDG_CACHE_HOME": cache])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+        // The replay asks for each track's head (which tells its length) and its tag, never for the audio after it.
+        let replayed = proxy.requests.dropFirst(firstRequests)
+        #expect(!replayed.contains { (Self.rangeStart($0.range) ?? 0) == 65536 }, "\(replayed.map { "\($0.path) \($0.range ?? "-")" })")
+        let size = try ProcessRunner.raudio(["play", proxy.url("gull-rock/manifest.json"), "--cache-size", "lots"])
+        #expect(size.status == 64 && size.standardError.contains("--cache-size lots"), "\(size.standardError)")
+    }
+
     static func rangeStart(_ header: String?) -> Int? {
         guard let header, header.hasPrefix("bytes=") else { return nil }
         return Int(header.dropFirst(6).prefix { $0.isNumber })
