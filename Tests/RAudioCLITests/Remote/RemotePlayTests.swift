@@ -129,6 +129,33 @@ struct RemotePlayTests {
         #expect(!tracks.isEmpty && tracks.allSatisfy { $0.contains(" 200 ") }, "\(tracks)")
     }
 
+    @Test func aSlowServerDelaysPlaybackButLosesNothing() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // Two stalls of 0.7 s: the track's head, and the first range streamed after it.
+        proxy.inject(.stall(seconds: 0.7), pathSuffix: "02-the-ship.ogg", times: 2)
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.events(result, type: "warning").isEmpty, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
+    @Test func aTrackWhoseConnectionsKeepBreakingIsAbandonedAndTheRestPlays() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // The head of the first track arrives; every later request breaks inside its response head.
+        proxy.inject(.dropAfter(bytes: 40), pathSuffix: "01-the-storm.mp3", times: 1000, skipping: 1)
+        let (result, _) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["RAUDIO_RETRY_DELAYS": "0.02,0.04"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let warnings = RemoteBookFixture.events(result, type: "warning")
+        #expect(warnings.filter { $0["code"]?.stringValue == "remote-retry" }.count >= 2, "\(warnings)")
+        #expect(warnings.contains { $0["href"]?.stringValue == "01-the-storm.mp3" && $0["message"]?.stringValue?.contains("gave up") == true }, "\(warnings)")
+        let tracks = RemoteBookFixture.events(result, type: "track").compactMap { $0["locator"]?.objectValue?["href"]?.stringValue }
+        #expect(tracks.contains("02-the-ship.ogg") && tracks.contains("03-le-matin.mp3"), "\(tracks)")
+        #expect(RemoteBookFixture.events(result, type: "state").last?["state"]?.stringValue == "ended")
+    }
+
     @Test func aReplayStreamsFromTheDiskCache() throws {
         let fixture = try RemoteBookFixture()
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
