@@ -74,6 +74,8 @@ struct PlaySession {
                                              chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication)).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
+        // A track still waiting on a slow server must not hold the close up.
+        RemoteAccessSetup.cancellation.cancel()
         await navigator.close()
         return status
     }
@@ -112,6 +114,7 @@ struct PlaySession {
             guard case .locatorJSON(let text) = from else { return "--from: a narrated book starts from a locator (JSON), not a time or percentage" }
             return await go(navigator, toLocatorJSON: text)
         }
+        RemoteAccessSetup.cancellation.cancel()
         await navigator.close()
         return status
     }

@@ -29,9 +29,14 @@ enum RemoteAccessSetup {
         }
     }
 
+    /// Set when a session ends: every remote transfer, retry and wait stops, so that closing never
+    /// waits for a slow or silent server.
+    static let cancellation = RemoteCancellation()
+
     /// `RAUDIO_RETRY_DELAYS` (seconds, comma-separated) replaces the backoff, for tests.
     static var access: RemoteAccess {
         var access = RemoteAccess(client: client, cache: cache, onWarning: { warnings.deliver($0) })
+        access.cancellation = cancellation
         if let text = ProcessInfo.processInfo.environment["RAUDIO_RETRY_DELAYS"] {
             access.retryDelays = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 >= 0 }
         }

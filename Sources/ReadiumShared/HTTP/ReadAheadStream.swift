@@ -5,8 +5,8 @@ import Foundation
 /// The reader (a decoder's thread) asks for bytes at an offset: held bytes are copied at once; an
 /// offset a little ahead of the window is waited for; any other offset (a seek) restarts the fetching
 /// there, so a seek fetches only from where it lands. The thread fetches with bounded range requests
-/// sized to the ring's free space (the first after a restart small, for a quick start), so that each
-/// response ends normally and its connection is kept alive for the next. With a server that ignores
+/// (16 KiB after a restart, then growing with what the reader uses, up to half the ring ahead), so that
+/// each response ends normally and its connection is kept alive for the next. With a server that ignores
 /// `Range`, one transfer streams the rest of the file and waits while the ring is full.
 ///
 /// The thread ends when `cancel()` is called (by the session's deinit) and holds no lock while on the
@@ -48,11 +48,12 @@ final class ReadAheadStream: @unchecked Sendable {
         self.acceptsRanges = acceptsRanges
         ring = ByteRing(capacity: access.readAheadBytes)
         let thread = Thread { [self] in fetchLoop() }
-        thread.name = "raudio-read-ahead"
+        thread.name = "raudio.read-ahead"
         thread.start()
     }
 
-    /// Stops the fetching thread (it ends within a second even in the middle of a transfer).
+    /// Stops the fetching thread (it ends within a second even in the middle of a transfer). Cancelling
+    /// the `RemoteAccess` also ends it, and fails a waiting read.
     func cancel() {
         condition.lock()
         cancelled = true
@@ -92,7 +93,9 @@ final class ReadAheadStream: @unchecked Sendable {
                 ring.discard(before: position)
                 condition.broadcast()
             }
-            condition.wait()
+            if isAccessCancelled { throw access.cancellation.error(href: url) }
+            // Timed, so that a cancellation of the access is noticed even if the fetching thread is stuck.
+            _ = condition.wait(until: Date().addingTimeInterval(0.25))
         }
         return filled
     }
@@ -123,7 +126,7 @@ final class ReadAheadStream: @unchecked Sendable {
         // Only this thread touches the assembler.
         var assembler = access.cache.map { CacheBlockAssembler(cache: $0, url: url, length: length, head: head) }
         condition.lock()
-        while !cancelled {
+        while !cancelled && !isAccessCancelled {
             // How far to read ahead grows with what the reader used since the last restart (twice that,
             // up to half the ring): a seek, which may be followed by another at once, fetches little; steady
             // playback keeps half the ring ahead and refills it with large requests (few round trips).
@@ -133,7 +136,7 @@ final class ReadAheadStream: @unchecked Sendable {
             let smallest = min(Self.firstRequestBytes / 4, ring.capacity)
             let wantsMore = ahead < target && ring.freeSpace >= smallest
             guard active, failure == nil, ring.end < length, wantsMore || ring.count == 0 else {
-                condition.wait()
+                _ = condition.wait(until: Date().addingTimeInterval(1))
                 continue
             }
             let current = generation
@@ -172,6 +175,9 @@ final class ReadAheadStream: @unchecked Sendable {
         return cancelled || generation != expected
     }
 
+    /// Wakes a reader waiting on the network once the access is cancelled (polled while it waits).
+    private var isAccessCancelled: Bool { access.cancellation.isCancelled }
+
     /// Appends `bytes` to the ring, waiting for room (a server that ignores `Range` sends more than fits);
     /// false when the generation changed or the stream was cancelled.
     private func deliver(_ bytes: UnsafeRawBufferPointer, generation expected: Int) -> Bool {
@@ -179,12 +185,12 @@ final class ReadAheadStream: @unchecked Sendable {
         defer { condition.unlock() }
         var done = 0
         while done < bytes.count {
-            guard !cancelled, generation == expected else { return false }
+            guard !cancelled, !isAccessCancelled, generation == expected else { return false }
             let appended = ring.append(UnsafeRawBufferPointer(rebasing: bytes[done...]))
             done += appended
             fetchedSinceRestart += appended
             condition.broadcast()
-            if done < bytes.count { condition.wait() }
+            if done < bytes.count { _ = condition.wait(until: Date().addingTimeInterval(0.25)) }
         }
         return true
     }

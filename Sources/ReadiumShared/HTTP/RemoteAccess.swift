@@ -19,6 +19,8 @@ public struct RemoteAccess: Sendable {
     public var onWarning: @Sendable (RemoteWarning) -> Void
     /// The resources opened lately, shared by every copy of this value.
     public let registry = RemoteResourceRegistry()
+    /// Cancels every remote operation of this access (and its copies) at once, when the session ends.
+    public var cancellation = RemoteCancellation()
     /// Where fetched track bytes are kept on disk, so that seeking back or replaying fetches nothing;
     /// nil for none.
     public var cache: RemoteByteCache?

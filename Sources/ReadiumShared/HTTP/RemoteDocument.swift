@@ -15,7 +15,7 @@ public enum RemoteDocument {
             var tooLarge = false
             let head: HTTPResponseHead
             do throws(HTTPError) {
-                head = try access.client.perform(HTTPRequest(url: url, acceptsCompression: true), shouldStop: { false }) { head, chunk in
+                head = try access.client.perform(HTTPRequest(url: url, acceptsCompression: true), shouldStop: { access.cancellation.isCancelled }) { head, chunk in
                     guard head.isSuccess else { return false }
                     guard body.count + chunk.count <= maximumBytes else {
                         tooLarge = true
@@ -25,6 +25,7 @@ public enum RemoteDocument {
                     return true
                 }
             } catch {
+                if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
                 return .retry(reason: error.message, resumeAt: nil, progressed: false)
             }

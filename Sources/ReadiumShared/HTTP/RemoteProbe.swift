@@ -18,13 +18,14 @@ struct RemoteProbe: Sendable {
             var verdict: RemoteResponse?
             let head: HTTPResponseHead
             do throws(HTTPError) {
-                head = try access.client.perform(HTTPRequest(url: url, range: 0..<UInt64(wanted)), shouldStop: { false }) { head, chunk in
+                head = try access.client.perform(HTTPRequest(url: url, range: 0..<UInt64(wanted)), shouldStop: { access.cancellation.isCancelled }) { head, chunk in
                     if verdict == nil { verdict = RemoteResponse(head: head, href: url) }
                     guard case .success = verdict else { return false }
                     body.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<min(chunk.count, wanted - body.count)]))
                     return body.count < wanted
                 }
             } catch {
+                if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
                 return .retry(reason: error.message, resumeAt: nil, progressed: false)
             }

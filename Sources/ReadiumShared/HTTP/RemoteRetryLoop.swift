@@ -19,6 +19,7 @@ struct RemoteRetryLoop {
     func run(shouldStop: () -> Bool, _ attempt: () throws(ResourceError) -> Attempt) throws(ResourceError) -> Bool {
         var failures = 0
         while true {
+            if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
             if shouldStop() { return false }
             switch try attempt() {
             case .done:
@@ -36,7 +37,10 @@ struct RemoteRetryLoop {
                     code: "remote-retry", url: url,
                     message: "\(reason); retrying\(from) in \(Self.format(delay)) s (retry \(failures) of \(access.retryDelays.count))"
                 ))
-                if !Self.sleep(delay, shouldStop: shouldStop) { return false }
+                if !Self.sleep(delay, shouldStop: { shouldStop() || access.cancellation.isCancelled }) {
+                    if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
+                    return false
+                }
             }
         }
     }

@@ -27,7 +27,7 @@ struct RemoteTransfer {
             var bodyOffset: UInt64 = 0
             let head: HTTPResponseHead
             do throws(HTTPError) {
-                head = try access.client.perform(request, shouldStop: shouldStop) { head, chunk in
+                head = try access.client.perform(request, shouldStop: { shouldStop() || access.cancellation.isCancelled }) { head, chunk in
                     if verdict == nil {
                         verdict = RemoteResponse(head: head, href: url)
                         if head.status == 206 {
@@ -54,10 +54,12 @@ struct RemoteTransfer {
                     return position < range.upperBound
                 }
             } catch {
+                if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 if stopped || shouldStop() { return .done }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
                 return .retry(reason: error.message, resumeAt: position, progressed: position > startedAt)
             }
+            if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
             if let bodyError { throw bodyError }
             if stopped || position >= range.upperBound { return .done }
             switch verdict ?? RemoteResponse(head: head, href: url) {

@@ -156,6 +156,27 @@ struct RemotePlayTests {
         #expect(RemoteBookFixture.events(result, type: "state").last?["state"]?.stringValue == "ended")
     }
 
+    @Test func quittingWhileATrackWaitsOnASilentServerExitsAtOnce() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // The second track's server says nothing for 30 s; the player opens it ahead of time (gapless).
+        proxy.inject(.stall(seconds: 30), pathSuffix: "02-the-ship.ogg", times: 10)
+        let player = try RunningProcess(ProcessRunner.raudioExecutable, ["play", proxy.url("gull-rock/manifest.json"), "--output", "null", "--realtime"],
+                                        environment: ["XDG_CACHE_HOME": fixture.folder.path("cache")])
+        let deadline = Date().addingTimeInterval(10)
+        while !proxy.requests.contains(where: { $0.path.hasSuffix("02-the-ship.ogg") }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        try #require(proxy.requests.contains { $0.path.hasSuffix("02-the-ship.ogg") }, "the second track was never asked for")
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        player.send("quit\n")
+        let ended = player.finish(timeout: 15)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(ended, "raudio did not exit within 15 s of quit")
+        #expect(elapsed < 3, "quitting took \(elapsed) s")
+    }
+
     @Test func aReplayStreamsFromTheDiskCache() throws {
         let fixture = try RemoteBookFixture()
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
