@@ -71,7 +71,8 @@ struct PlaySession {
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication)).run(controller, opened: opened) {
+                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication),
+                                             bufferedSeconds: { [publication] locator in RemoteAccessSetup.bufferedSeconds(in: publication, at: locator) }).run(controller, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory)
         }
         // A track still waiting on a slow server must not hold the close up.

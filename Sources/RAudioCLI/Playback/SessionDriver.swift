@@ -15,6 +15,8 @@ struct SessionDriver {
     var chapters: ChapterMap? = nil
     /// Who else follows the session and sends commands: the terminal player, MPRIS, a progress bar.
     var frontEnds = SessionFrontEnds()
+    /// Seconds of audio fetched ahead of a locator (a remote book), for `status`'s `buffer`.
+    var bufferedSeconds: (@Sendable (Locator) -> Double?)? = nil
     /// How long a quit or a signal waits for the navigator to confirm the stop before leaving anyway.
     static let stopGracePeriod: Duration = .seconds(3)
 
@@ -49,6 +51,7 @@ struct SessionDriver {
                                          commands: frontEnds.commandSources)
         let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)
+        loop.bufferedSeconds = bufferedSeconds
         defer {
             memory?.sessionEnded(finished: loop.reachedTheEnd)
             sleepTimer.cancel()

@@ -28,6 +28,8 @@ struct SessionLoop {
     let chapters: ChapterMap?
     /// The table-of-contents entry being heard (an index into `chapters.entries`).
     var currentChapter: Int?
+    /// Seconds of audio fetched ahead of a locator (a remote book): `status`'s `buffer`.
+    var bufferedSeconds: (@Sendable (Locator) -> Double?)?
 
     init(controller: any PlaybackController, writer: EventWriter, keepOpen: Bool, memory: ListeningMemory? = nil,
          sleepTimer: SleepTimer? = nil, settings: PlayerSettings = PlayerSettings(), chapters: ChapterMap? = nil) {
@@ -134,7 +136,12 @@ struct SessionLoop {
         case .status:
             try writer.write(PlayerEvent.ack(request.command, id: request.id))
             let (state, locator) = await controller.status()
-            try writer.write(PlayerEvent.state(state, locator: locator ?? lastLocator))
+            var event = PlayerEvent.state(state, locator: locator ?? lastLocator)
+            if let heard = locator ?? lastLocator, let seconds = bufferedSeconds?(heard), case .object(var fields) = event {
+                fields["buffer"] = .number(seconds)
+                event = .object(fields)
+            }
+            try writer.write(event)
         case .bookmark, .bookmarks, .goToBookmark:
             try await handleBookmark(request)
         case .sleep(let sleep):

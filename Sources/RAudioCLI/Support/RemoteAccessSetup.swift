@@ -32,11 +32,14 @@ enum RemoteAccessSetup {
     /// Set when a session ends: every remote transfer, retry and wait stops, so that closing never
     /// waits for a slow or silent server.
     static let cancellation = RemoteCancellation()
+    /// How far ahead of playback the remote tracks are fetched (`status`'s `buffer`).
+    static let bufferGauge = RemoteBufferGauge()
 
     /// `RAUDIO_RETRY_DELAYS` (seconds, comma-separated) replaces the backoff, for tests.
     static var access: RemoteAccess {
         var access = RemoteAccess(client: client, cache: cache, onWarning: { warnings.deliver($0) })
         access.cancellation = cancellation
+        access.bufferGauge = bufferGauge
         if let text = ProcessInfo.processInfo.environment["RAUDIO_RETRY_DELAYS"] {
             access.retryDelays = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 >= 0 }
         }
@@ -73,5 +76,19 @@ enum ByteSize {
             return Int64(value * Double(factor))
         }
         return Int64(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
+
+extension RemoteAccessSetup {
+    /// Seconds of `locator`'s track fetched ahead of it: where the fetched bytes end, in seconds at the
+    /// track's average bytes per second (its length over its duration), less the locator's time in the
+    /// track. Nil for a local track, one with no duration, or one nothing reads.
+    static func bufferedSeconds(in publication: Publication, at locator: Locator) -> Double? {
+        guard let link = publication.readingOrderLink(forHref: locator.href), let duration = link.duration, duration > 0,
+              let resource = try? publication.resource(at: link.hrefWithoutFragment), resource.isRemote,
+              let reading = bufferGauge.reading(url: resource.href), reading.length > 0 else { return nil }
+        let fetchedSeconds = Double(reading.fetchedEnd) / (Double(reading.length) / duration)
+        let heard = (locator.locations.progression ?? 0) * duration
+        return (max(0, fetchedSeconds - heard) * 10).rounded() / 10
     }
 }

@@ -59,6 +59,12 @@ final class ReadAheadStream: @unchecked Sendable {
         cancelled = true
         condition.broadcast()
         condition.unlock()
+        access.bufferGauge.forget(url: url, stream: ObjectIdentifier(self))
+    }
+
+    /// Tells the gauge how far the ring reaches. Lock held.
+    private func recordBuffer() {
+        access.bufferGauge.record(url: url, stream: ObjectIdentifier(self), fetchedEnd: ring.end, length: length)
     }
 
     /// Fills `buffer` with the bytes at `offset`, waiting for the network as needed; returns how many,
@@ -75,6 +81,7 @@ final class ReadAheadStream: @unchecked Sendable {
                 readerPosition = offset + UInt64(filled)
                 let behind = readerPosition
                 ring.discard(before: behind > UInt64(Self.keptBehindBytes) ? behind - UInt64(Self.keptBehindBytes) : 0)
+                recordBuffer()
                 condition.broadcast()
                 continue
             }
@@ -189,6 +196,7 @@ final class ReadAheadStream: @unchecked Sendable {
             let appended = ring.append(UnsafeRawBufferPointer(rebasing: bytes[done...]))
             done += appended
             fetchedSinceRestart += appended
+            recordBuffer()
             condition.broadcast()
             if done < bytes.count { _ = condition.wait(until: Date().addingTimeInterval(0.25)) }
         }

@@ -21,6 +21,8 @@ public struct RemoteAccess: Sendable {
     public let registry = RemoteResourceRegistry()
     /// Cancels every remote operation of this access (and its copies) at once, when the session ends.
     public var cancellation = RemoteCancellation()
+    /// Where read-ahead threads say how far ahead of their reader they are.
+    public var bufferGauge = RemoteBufferGauge()
     /// Where fetched track bytes are kept on disk, so that seeking back or replaying fetches nothing;
     /// nil for none.
     public var cache: RemoteByteCache?

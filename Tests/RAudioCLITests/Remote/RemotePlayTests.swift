@@ -177,6 +177,21 @@ struct RemotePlayTests {
         #expect(elapsed < 3, "quitting took \(elapsed) s")
     }
 
+    @Test func statusTellsHowManySecondsAreFetchedAhead() throws {
+        let fixture = try RemoteBookFixture()
+        let player = try RunningProcess(ProcessRunner.raudioExecutable, ["play", fixture.server.url("gull-rock/manifest.json"), "--output", "null", "--realtime"],
+                                        environment: ["XDG_CACHE_HOME": fixture.folder.path("cache")])
+        defer { _ = player.finish(timeout: 5) }
+        #expect(player.waitForLine(timeout: 20) { $0.contains("\"type\":\"position\"") && $0.contains("t=1") })
+        player.send("status\n")
+        #expect(player.waitForLine(timeout: 10) { $0.contains("\"buffer\"") })
+        let answer = try #require(player.outputLines.compactMap { try? JSONParser.parse($0).objectValue }.first { $0["buffer"] != nil })
+        let buffer = try #require(answer["buffer"]?.doubleValue)
+        // The first track (24.5 s, 131 kB) is small: its read-ahead soon holds all that is left of it.
+        #expect(buffer > 1 && buffer <= 24.5, "buffer \(buffer) s")
+        player.send("quit\n")
+    }
+
     @Test func aReplayStreamsFromTheDiskCache() throws {
         let fixture = try RemoteBookFixture()
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
