@@ -20,9 +20,14 @@ public final class NginxServer: @unchecked Sendable {
     private let workFolder: URL
     private let process = Process()
 
+    /// Whether it speaks HTTPS, with a self-signed certificate no CA vouches for (to test TLS failures).
+    public let usesTLS: Bool
+
     /// Starts nginx on `port` (a free one by default) over `documentRoot` (an empty folder of its own by
     /// default, removed by `stop`; a given one is left in place, so a test can restart a server over it).
-    public init(port: UInt16? = nil, documentRoot: URL? = nil) throws {
+    /// With `selfSignedTLS`, it serves HTTPS with a certificate made by `openssl` for 127.0.0.1.
+    public init(port: UInt16? = nil, documentRoot: URL? = nil, selfSignedTLS: Bool = false) throws {
+        usesTLS = selfSignedTLS
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw LoopbackError(message: "\(Self.executable) is missing: install nginx-light (scripts/install-deps.sh)")
         }
@@ -34,7 +39,14 @@ public final class NginxServer: @unchecked Sendable {
         self.port = try port ?? LoopbackPort.free()
         let port = self.port
         let configuration = workFolder.appendingPathComponent("nginx.conf")
-        try Self.configuration(port: port, root: self.documentRoot.path, work: workFolder.path).write(to: configuration, atomically: true, encoding: .utf8)
+        if selfSignedTLS {
+            let made = try Self.runQuietly("/usr/bin/openssl", [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-keyout", workFolder.appendingPathComponent("key.pem").path, "-out", workFolder.appendingPathComponent("cert.pem").path,
+            ])
+            guard made else { throw LoopbackError(message: "openssl could not make a self-signed certificate") }
+        }
+        try Self.configuration(port: port, root: self.documentRoot.path, work: workFolder.path, tls: selfSignedTLS).write(to: configuration, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-c", configuration.path, "-p", workFolder.path, "-e", workFolder.appendingPathComponent("error.log").path]
         process.standardOutput = FileHandle.nullDevice
@@ -52,7 +64,7 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// The URL of `path` (no leading slash) on this server.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    public func url(_ path: String) -> String { "\(usesTLS ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
 
     /// Copies `file` to `path` under the document root (folders made as needed).
     public func add(_ file: URL, as path: String) throws {
@@ -89,7 +101,14 @@ public final class NginxServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: workFolder)
     }
 
-    static func configuration(port: UInt16, root: String, work: String) -> String {
+    static func configuration(port: UInt16, root: String, work: String, tls: Bool = false) -> String {
+        let listen = tls
+            ? "listen 127.0.0.1:\(port) ssl; ssl_certificate \(work)/cert.pem; ssl_certificate_key \(work)/key.pem;"
+            : "listen 127.0.0.1:\(port);"
+        return configurationText(listen: listen, root: root, work: work)
+    }
+
+    private static func configurationText(listen: String, root: String, work: String) -> String {
         """
         daemon off;
         master_process off;
@@ -108,7 +127,7 @@ public final class NginxServer: @unchecked Sendable {
             types { audio/mpeg mp3; audio/ogg ogg; application/json json; audio/mp4 m4a; }
             keepalive_requests 10000;
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 root \(root);
                 location = /redirect-loop.json { return 302 /redirect-loop.json; }
                 location ^~ /forbidden/ { return 403; }
@@ -117,5 +136,19 @@ public final class NginxServer: @unchecked Sendable {
             }
         }
         """
+    }
+}
+
+extension NginxServer {
+    /// Runs `executable` with `arguments`, output discarded; whether it exited 0.
+    fileprivate static func runQuietly(_ executable: String, _ arguments: [String]) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 }

@@ -25,6 +25,24 @@ struct RemoteManifestFailureTests {
         #expect(result.standardError.contains(url) && result.standardError.contains("redirect"), "\(result.standardError)")
     }
 
+    @Test func aServerWhoseCertificateNoCAVouchesForExitsWith69() throws {
+        let server = try NginxServer(selfSignedTLS: true)
+        defer { server.stop() }
+        try server.add(Corpus.projectRoot.appendingPathComponent("samples/gull-rock/manifest.json"), as: "book/manifest.json")
+        let url = server.url("book/manifest.json")
+        #expect(url.hasPrefix("https://"))
+        let result = try ProcessRunner.raudio(["info", url], timeout: 30)
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardError.contains(url) && result.standardError.contains("TLS"), "\(result.standardError)")
+    }
+
+    @Test func aHostThatDoesNotResolveExitsWith69() throws {
+        let url = "http://raudio-test-no-such-host.invalid/book/manifest.json"
+        let result = try ProcessRunner.raudio(["info", url], timeout: 30)
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardError.contains(url) && result.standardError.contains("does not resolve"), "\(result.standardError)")
+    }
+
     @Test func aMissingManifestExitsWith66() throws {
         let server = try NginxServer()
         defer { server.stop() }
