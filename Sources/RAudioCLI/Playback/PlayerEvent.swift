@@ -129,6 +129,11 @@ enum PlayerEvent {
         return event(type, fields)
     }
 
+    /// `listening`: where the IPC server took clients (a port 0 replaced by the one picked).
+    static func listening(_ address: IPCAddress) -> JSONValue {
+        event("listening", ["address": .string(address.description)])
+    }
+
     static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {
         var fields: JSONObject = ["command": .string(command.name)]
         if let id { fields["id"] = id.json }

@@ -10,6 +10,11 @@ struct SessionFrontEnds {
     var observers: [any EventObserver] = []
     /// Commands from elsewhere than stdin (the desktop), in the words stdin takes.
     var remoteCommands: [AsyncStream<String>] = []
+    /// Commands whose answers go back to their sender alone (the IPC server's clients).
+    var addressedCommands: [AsyncStream<AddressedCommand>] = []
+    /// `--ipc`: where the IPC server listens (its `listening` events), or why it could not start.
+    var ipcAddresses: [IPCAddress] = []
+    var ipcFailure: IPCError?
 
     /// The command sources the session loop reads besides stdin.
     var commandSources: [AsyncStream<String>] {
@@ -36,6 +41,17 @@ struct SessionFrontEnds {
             mpris.start()
             frontEnds.observers.append(mpris)
             frontEnds.remoteCommands.append(mpris.commands)
+        }
+        if !options.ipc.isEmpty {
+            do {
+                let server = try IPCServer(addresses: options.ipc, token: options.ipcToken)
+                frontEnds.observers.append(server)
+                frontEnds.addressedCommands.append(server.commands)
+                frontEnds.ipcAddresses = server.boundAddresses
+                for address in server.boundAddresses { StandardStreams.printError("raudio: listening on \(address)") }
+            } catch {
+                frontEnds.ipcFailure = error
+            }
         }
         return frontEnds
     }
