@@ -63,6 +63,10 @@ import Testing
         running.send("quit\n")
         #expect(running.finish(timeout: 10))
         #expect(running.process.terminationStatus == 0)
+        if EventSchemaValidator.isAvailable {
+            try EventSchemaValidator.validate(asker.messages + other.messages)
+            try EventSchemaValidator.validate(running.outputLines)
+        }
     }
 
     @Test func socketIsPrivateAndRemovedAtExit() throws {
