@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    @Test func speakFollowsItsUtterancesOverBothTransports() throws {
+        let path = Self.socketPath()
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--json", "--no-state", "--no-mpris",
+                                          "--ipc", "unix:\(path)", "--ipc", "ws://[::1]:0"])
+        #expect(running.waitForLine(timeout: 20) { Self.type($0, "utterance") })
+        let listening = running.outputLines.filter { Self.type($0, "listening") }
+        #expect(listening.count == 2, "\(listening)")
+        let lines = try IPCTestClient(unixPath: path)
+        lines.startReading()
+        #expect(lines.waitFor { Self.type($0, "hello") && $0.contains("\"state\":\"playing\"") })
+        #expect(lines.waitFor { Self.type($0, "range") }, "words are followed")
+        lines.sendLine("pause")
+        #expect(lines.waitFor { Self.type($0, "ack") && $0.contains("\"pause\"") })
+        #expect(running.waitForLine(timeout: 5) { Self.type($0, "state") && $0.contains("\"paused\"") })
+        running.send("quit\n")
+        #expect(running.finish(timeout: 10))
+        #expect(running.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func socketIsPrivateAndRemovedAtExit() throws {
         let path = Self.socketPath()
         // A stale socket from a run that crashed is replaced.
