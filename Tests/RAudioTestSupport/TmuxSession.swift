@@ -96,8 +96,22 @@ public final class TmuxSession: @unchecked Sendable {
         if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
         let argv = (["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // A clean signal mask and default actions: threads of Swift's pool block signals, and a tmux
+        // server (and its shell) inheriting that mask would never see SIGHUP, SIGTERM or SIGCHLD, so
+        // `kill-server` would leave them running.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
         guard status == 0 else { throw TmuxError(message: "tmux could not be started: \(String(cString: strerror(status)))") }
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}

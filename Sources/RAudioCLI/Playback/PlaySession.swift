@@ -28,7 +28,7 @@ struct PlaySession {
         do {
             publication = try PublicationLoading.open(path: path)
         } catch {
-            try writer.report("error", code: error.code, message: error.message, fatal: true)
+            try writer.report("error", error, fatal: true)
             return error.status
         }
         PublicationLoading.reportWarnings(of: publication)
@@ -189,7 +189,7 @@ struct PlaySession {
     /// (`badData` for an `AudioNavigatorError`, else `internalError`).
     private func reportUnplayable(_ error: any Error) throws(StandardStreams.ReaderGone) -> ExitStatus {
         if let error = error as? AudioNavigatorError {
-            try writer.report("error", code: error.code.rawValue, message: "\(path): \(error.message)", fatal: true)
+            try writer.report("error", code: error.codeName, message: "\(path): \(error.message)", fatal: true, href: path)
             return .badData
         }
         try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)

@@ -34,10 +34,10 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "After the end, wait for commands instead of exiting (exit with quit or a signal).")
     var keepOpen = false
 
-    @Flag(help: "Show the terminal player (status, progress, keys) even when stdout is not a terminal.")
+    @Flag(help: "Show the terminal player (status, progress, keys) even when stdin or stdout is not a terminal.")
     var ui = false
 
-    @Flag(help: "Print JSON-lines events even when stdout is a terminal (the default when it is not).")
+    @Flag(help: "Print JSON-lines events and read commands on stdin even on a terminal (the default unless stdin and stdout are both one).")
     var json = false
 
     @Flag(help: "Do not offer the desktop's media controls (MPRIS on the D-Bus session bus).")
@@ -54,10 +54,11 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer).", valueName: "token"))
     var ipcToken: String?
 
-    /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdout is a
-    /// terminal and `--json` was not given.
+    /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdin and stdout
+    /// are both a terminal and `--json` was not given. (Commands piped in while stdout is a terminal,
+    /// `echo pause | raudio play book`, keep the line protocol: they are not keys.)
     var usesTerminalPlayer: Bool {
-        ui || (!json && isatty(STDOUT_FILENO) == 1)
+        ui || (!json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1)
     }
 
     @Flag(help: "Bring every track to the same loudness (EBU R 128, -18 LUFS), measured in the background and remembered.")

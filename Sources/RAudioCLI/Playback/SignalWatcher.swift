@@ -4,10 +4,8 @@ import Foundation
 /// `AsyncStream`, so a streaming command can stop cleanly: flush the output, emit a final `state`
 /// event, exit 0.
 ///
-/// A `sigaction` handler writes the signal number to a pipe (async-signal-safe) and a thread of its
-/// own ("raudio.signals") reads it: whichever thread the kernel picks runs the handler, and nothing
-/// depends on the watcher object staying alive (the handlers stay installed for the rest of the
-/// process, so a late signal during shutdown cannot kill it with the default action).
+/// The signals come through `SignalRelay` (a self-pipe read on a thread of its own): whichever thread
+/// the kernel picks runs the handler, and nothing depends on the watcher object staying alive.
 ///
 /// A signal can arrive while the process starts (runtime, arguments, opening the book, loading the
 /// voices) before any session runs. `holdStopSignals()` blocks them first thing in `runMain`, so such
@@ -45,52 +43,8 @@ final class SignalWatcher: Sendable {
     private init(_ watched: [Int32] = SignalWatcher.stopSignals) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         signals = stream
-        let readEnd = SignalPipe.shared.readEnd
-        for number in watched {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = raudioSignalHandler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
-        }
-        let thread = Thread {
-            Thread.current.name = "raudio.signals"
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                continuation.yield(Int32(byte))
-            }
-            continuation.finish()
-        }
-        thread.start()
-        // The handlers are in place: a signal held since start-up is delivered now, to the pipe.
+        SignalRelay.relay(watched) { continuation.yield($0) }
+        // The handlers are in place: a signal held since start-up is delivered now, to the relay.
         Self.releaseStopSignals()
     }
-}
-
-/// The self-pipe between the signal handler and the watcher's thread; made once per process.
-private struct SignalPipe: Sendable {
-    let readEnd: Int32
-    let writeEnd: Int32
-
-    static let shared: SignalPipe = {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { fatalError("raudio: pipe() failed for the signal watcher: errno \(errno)") }
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        signalPipeWriteEnd = ends[1]
-        return SignalPipe(readEnd: ends[0], writeEnd: ends[1])
-    }()
-}
-
-/// Written once (before any handler is installed), read by the signal handler.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
-
-/// The `sigaction` handler: only async-signal-safe calls (`write`), errno preserved.
-private func raudioSignalHandler(_ number: Int32) {
-    let saved = errno
-    var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(signalPipeWriteEnd, &byte, 1)
-    errno = saved
 }

@@ -26,7 +26,8 @@ public enum StandardStreams {
         _ = write(newline ? line + "\n" : line, to: STDERR_FILENO)
     }
 
-    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+    /// Writes all of `text` to `descriptor`, retrying on EINTR; false when the write failed.
+    static func write(_ text: String, to descriptor: Int32) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

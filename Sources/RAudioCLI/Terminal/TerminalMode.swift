@@ -61,19 +61,9 @@ enum TerminalMode {
         }
     }
 
-    /// Writes `text` to stdout, whole (retrying on EINTR); errors are ignored: the terminal is gone.
+    /// Writes `text` to stdout, whole; errors are ignored: the terminal is gone.
     static func writeToTerminal(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        _ = StandardStreams.write(text, to: STDOUT_FILENO)
     }
 
     private struct State {

@@ -210,6 +210,12 @@ import Testing
         try terminal.run("\(Self.raudio) play \(Self.book) --json --output null --duration 1" + Self.afterExit)
         #expect(terminal.waitForScreen(timeout: 15) { $0.contains(#"{"v":1,"type":"state","state":"stopped""#) } != nil, "--json printed no events:\n\(terminal.lastScreen)")
         Self.expectRestored(terminal, exit: 0)
+        // Commands piped in while stdout is the terminal: the line protocol, not keys.
+        let tall = try TmuxSession(columns: 200, rows: 60)
+        try tall.run("echo status | \(Self.raudio) play \(Self.book) --output null --duration 1" + Self.afterExit)
+        #expect(tall.waitForScreen(timeout: 15) { $0.contains(#"{"v":1,"type":"ack","command":"status"}"#) } != nil,
+                "a piped command was not answered in JSON:\n\(tall.lastScreen)")
+        Self.expectRestored(tall, exit: 0)
         try terminal.run("clear; \(Self.raudio) play \(Self.book) --output wav:\(folder.path("out.wav")) --realtime --duration 4 > \(folder.path("events.jsonl"))" + Self.afterExit)
         #expect(terminal.waitForScreen(timeout: 10) { $0.contains("rendering ") && $0.contains("%") } != nil, "no progress bar on stderr:\n\(terminal.lastScreen)")
         Self.expectRestored(terminal, exit: 0)

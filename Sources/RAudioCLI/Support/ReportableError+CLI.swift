@@ -1,0 +1,14 @@
+import ReadiumShared
+
+extension CommandParseError: ReportableError {
+    public var codeName: String { code.rawValue }
+}
+
+extension CommandFailure: ReportableError {
+    public var codeName: String { code }
+}
+
+extension CommandRefusal: ReportableError {
+    var codeName: String { code }
+    var description: String { message }
+}
