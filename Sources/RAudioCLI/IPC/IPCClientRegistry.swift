@@ -11,9 +11,13 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var nextID = 1
     private var hello = IPCHelloState()
     private var isClosed = false
+    private var stallCheck: RepeatedTask?
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
+        stallCheck = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [weak self] _ in
+            self?.dropStalledClients()
+        }
     }
 
     /// Registers a connection and sends it `hello`; returns its number (its `CommandOrigin`).
@@ -36,6 +40,15 @@ final class IPCClientRegistry: @unchecked Sendable {
         clients[id] = nil
     }
 
+    /// A command from client `id` goes to the session, which calls `handled` (on any thread) once
+    /// it is done with it: the client is read no further while too many of its commands wait.
+    func commandArrived(from id: Int) -> @Sendable () -> Void {
+        eventLoop.preconditionInEventLoop()
+        clients[id]?.commandArrived()
+        let eventLoop = eventLoop
+        return { eventLoop.execute { self.clients[id]?.commandHandled() } }
+    }
+
     /// An event for everyone (and for the next `hello`).
     func broadcast(_ event: JSONValue, text: String) {
         eventLoop.preconditionInEventLoop()
@@ -54,8 +67,14 @@ final class IPCClientRegistry: @unchecked Sendable {
     func closeAll() {
         eventLoop.preconditionInEventLoop()
         isClosed = true
+        stallCheck?.cancel()
         for client in clients.values { client.drop() }
         clients.removeAll()
+    }
+
+    private func dropStalledClients() {
+        let now = NIODeadline.now()
+        for client in clients.values where client.isStalled(at: now) { dropStalled(client) }
     }
 
     private func dropStalled(_ client: IPCClient) {

@@ -32,7 +32,8 @@ final class IPCLineHandler: ChannelInboundHandler {
         let buffer = unwrapInboundIn(data)
         for byte in buffer.readableBytesView {
             if byte == UInt8(ascii: "\n") {
-                commands.yield(AddressedCommand(line: String(decoding: line, as: UTF8.self), origin: .ipcClient(id)))
+                commands.yield(AddressedCommand(line: String(decoding: line, as: UTF8.self), origin: .ipcClient(id),
+                                                 handled: registry.commandArrived(from: id)))
                 line.removeAll(keepingCapacity: true)
                 isDiscarding = false
             } else if !isDiscarding {

@@ -99,6 +99,7 @@ final class IPCServer: AnswerRecipient, Sendable {
     private static func lineBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
                                       commands: AsyncStream<AddressedCommand>.Continuation) -> ServerBootstrap {
         ServerBootstrap(group: group)
+            .smallReads()
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IPCLineHandler(registry: registry, commands: commands))
@@ -110,6 +111,7 @@ final class IPCServer: AnswerRecipient, Sendable {
                                            commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .smallReads()
             .childChannelInitializer { channel in
                 let upgrader = NIOWebSocketServerUpgrader(
                     maxFrameSize: 1 << 20,
@@ -129,5 +131,14 @@ final class IPCServer: AnswerRecipient, Sendable {
                     try channel.pipeline.syncOperations.addHandler(IPCHTTPRefusal(admission: admission), name: IPCHTTPRefusal.name)
                 }
             }
+    }
+}
+
+extension ServerBootstrap {
+    /// Clients are read at most 4 KiB at a time, one read per wake-up: commands are small, and a
+    /// paused client (see `IPCClient`) then has few commands already read past the pause.
+    fileprivate func smallReads() -> ServerBootstrap {
+        childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
     }
 }

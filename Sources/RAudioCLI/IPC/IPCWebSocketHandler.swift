@@ -44,7 +44,8 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
             }
             guard frame.fin else { return }
             if isText {
-                commands.yield(AddressedCommand(line: String(decoding: message, as: UTF8.self), origin: .ipcClient(id)))
+                commands.yield(AddressedCommand(line: String(decoding: message, as: UTF8.self), origin: .ipcClient(id),
+                                                 handled: registry.commandArrived(from: id)))
             } else {
                 let refusal = PlayerEvent.issue("error", code: "command-malformed",
                                                 message: "a binary frame is not a command: send each command as a text frame", fatal: false)

@@ -14,6 +14,8 @@ enum CommandOrigin: Sendable, Hashable {
 struct AddressedCommand: Sendable {
     var line: String
     var origin: CommandOrigin
+    /// Called once the session has handled the command (frees its place in the client's flow control).
+    var handled: @Sendable () -> Void = {}
 }
 
 /// An observer that can take answers meant for one of its clients (the IPC server).

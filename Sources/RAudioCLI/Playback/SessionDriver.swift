@@ -64,6 +64,7 @@ struct SessionDriver {
         for await input in inputs {
             let status = try await loop.handle(input)
             if case .commandLine = input { stdin.lineHandled() }
+            if case .addressedCommand(let command) = input { command.handled() }
             if let status { return status }
             if loop.isQuitting, !isStopTimerRunning {
                 // A quit or a signal waits for the navigator's final state, but never forever.
