@@ -23,12 +23,22 @@ final class IPCAdmission: Sendable {
     /// 401 for a missing or wrong token).
     func refusal(of head: HTTPRequestHead) -> HTTPResponseStatus? {
         if let origin = head.headers.first(name: "Origin") {
-            let port = port
-            let allowed = ["http://127.0.0.1:\(port)", "http://localhost:\(port)", "http://[::1]:\(port)"]
-            if !allowed.contains(origin.lowercased()) { return .forbidden }
+            if !loopbackOrigins.contains(origin.lowercased()) { return .forbidden }
         }
         if let token, presentedToken(in: head) != token { return .unauthorized }
         return nil
+    }
+
+    /// Whether the request names this server by a loopback name (`Host`): a page reached through
+    /// another name (DNS rebinding) is not served.
+    func isServedHost(_ head: HTTPRequestHead) -> Bool {
+        guard let host = head.headers.first(name: "Host")?.lowercased() else { return false }
+        return loopbackOrigins.contains("http://" + host)
+    }
+
+    private var loopbackOrigins: [String] {
+        let port = port
+        return ["http://127.0.0.1:\(port)", "http://localhost:\(port)", "http://[::1]:\(port)"]
     }
 
     private func presentedToken(in head: HTTPRequestHead) -> String? {

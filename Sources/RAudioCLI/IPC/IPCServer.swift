@@ -21,10 +21,13 @@ final class IPCServer: AnswerRecipient, Sendable {
     private let socketPaths: [String]
     /// What each listener's address turned out to be (a port 0 replaced by the one picked).
     let boundAddresses: [IPCAddress]
+    /// With a read-along site: the page's URL (`http://127.0.0.1:PORT/`).
+    let pageURL: String?
 
-    /// Binds every address (blocking until bound: call before playback starts). Throws `IPCError`
-    /// when an address cannot be listened on; nothing is left open then.
-    init(addresses: [IPCAddress], token: String?) throws(IPCError) {
+    /// Binds every address (blocking until bound: call before playback starts), and with `page` one
+    /// more WebSocket on 127.0.0.1 (port 0 picks one) that also serves the read-along site over HTTP.
+    /// Throws `IPCError` when an address cannot be listened on; nothing is left open then.
+    init(addresses: [IPCAddress], token: String?, page: (port: Int, site: ReadAlongSite)? = nil) throws(IPCError) {
         let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .unbounded)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let registry = IPCClientRegistry(eventLoop: group.next())
@@ -32,8 +35,11 @@ final class IPCServer: AnswerRecipient, Sendable {
         var listeners: [any Channel] = []
         var socketPaths: [String] = []
         var bound: [IPCAddress] = []
+        var pageURL: String?
+        var all = addresses.map { ($0, nil as ReadAlongSite?) }
+        if let page { all.append((.webSocket(host: "127.0.0.1", port: page.port), page.site)) }
         do {
-            for address in addresses {
+            for (address, site) in all {
                 switch address {
                 case .unix(let path):
                     try IPCSocketFile.prepare(path)
@@ -47,12 +53,14 @@ final class IPCServer: AnswerRecipient, Sendable {
                     bound.append(address)
                 case .webSocket(let host, let port):
                     let admission = IPCAdmission(token: token)
-                    let channel = try Self.webSocketBootstrap(group: group, registry: registry, commands: continuation, admission: admission)
+                    let channel = try Self.webSocketBootstrap(group: group, registry: registry, commands: continuation,
+                                                              admission: admission, site: site)
                         .bind(host: host, port: port).wait()
                     let actual = channel.localAddress?.port ?? port
                     admission.port = actual
                     listeners.append(channel)
                     bound.append(.webSocket(host: host, port: actual))
+                    if site != nil { pageURL = "http://\(host):\(actual)/" }
                 }
             }
         } catch let error as IPCError {
@@ -60,8 +68,10 @@ final class IPCServer: AnswerRecipient, Sendable {
             throw error
         } catch {
             Self.close(listeners, paths: socketPaths, group: group)
-            throw IPCError(message: "--ipc \(addresses[listeners.count]): cannot listen: \(error)")
+            let option = listeners.count < addresses.count ? "--ipc \(addresses[listeners.count])" : "--web on 127.0.0.1:\(page?.port ?? 0)"
+            throw IPCError(message: "\(option): cannot listen: \(error)")
         }
+        self.pageURL = pageURL
         self.listeners = listeners
         self.socketPaths = socketPaths
         self.boundAddresses = bound
@@ -108,7 +118,8 @@ final class IPCServer: AnswerRecipient, Sendable {
     }
 
     private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
-                                           commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission) -> ServerBootstrap {
+                                           commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission,
+                                           site: ReadAlongSite?) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .smallReads()
@@ -126,9 +137,9 @@ final class IPCServer: AnswerRecipient, Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                            context.pipeline.removeHandler(name: IPCHTTPRefusal.name, promise: nil)
+                            context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
                         }))
-                    try channel.pipeline.syncOperations.addHandler(IPCHTTPRefusal(admission: admission), name: IPCHTTPRefusal.name)
+                    try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site), name: IPCHTTPHandler.name)
                 }
             }
     }

@@ -54,6 +54,15 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer).", valueName: "token"))
     var ipcToken: String?
 
+    @Flag(help: "Also serve a read-along page on 127.0.0.1 that shows the publication and follows what is heard (its URL is printed on stderr and in a listening event).")
+    var web = false
+
+    @Option(help: ArgumentHelp("The port of --web's page (0 picks a free one).", valueName: "port"))
+    var webPort = 0
+
+    @Flag(help: "With --web, open the page in the desktop's browser (xdg-open).")
+    var open = false
+
     /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdin and stdout
     /// are both a terminal and `--json` was not given. (Commands piped in while stdout is a terminal,
     /// `echo pause | raudio play book`, keep the line protocol: they are not keys.)

@@ -130,8 +130,11 @@ enum PlayerEvent {
     }
 
     /// `listening`: where the IPC server took clients (a port 0 replaced by the one picked).
-    static func listening(_ address: IPCAddress) -> JSONValue {
-        event("listening", ["address": .string(address.description)])
+    /// `page`: the read-along page served on this address (`--web`), if any.
+    static func listening(_ address: IPCAddress, page: String? = nil) -> JSONValue {
+        var fields: JSONObject = ["address": .string(address.description)]
+        if let page { fields["page"] = .string(page) }
+        return event("listening", fields)
     }
 
     static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {

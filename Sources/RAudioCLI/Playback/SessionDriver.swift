@@ -44,7 +44,10 @@ struct SessionDriver {
         }
         try writer.write(opened)
         try writer.write(PlayerEvent.settings(settings))
-        for address in frontEnds.ipcAddresses { try writer.write(PlayerEvent.listening(address)) }
+        for address in frontEnds.ipcAddresses {
+            let page = address == frontEnds.pageAddress ? frontEnds.pageURL : nil
+            try writer.write(PlayerEvent.listening(address, page: page))
+        }
         if let failure = await moveToStart() {
             try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
             return .usage
