@@ -103,6 +103,35 @@ final class IPCTestClient: @unchecked Sendable {
         return code
     }
 
+    /// Sends `GET path` (with `host` as the Host header) and reads the whole answer (the server closes
+    /// the connection): the status code, the headers (names lowercased) and the body.
+    func get(_ path: String, host: String) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        guard write(Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)) else {
+            throw Failure(description: "the request could not be sent")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 { throw Failure(description: "the answer did not end (\(response.count) bytes)") }
+            if count == 0 { break }
+            response += buffer[0..<count]
+        }
+        guard let range = response.firstRange(of: Array("\r\n\r\n".utf8)) else { throw Failure(description: "no HTTP head") }
+        let lines = String(decoding: response[..<range.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        guard let code = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw Failure(description: "bad status line \(lines.first ?? "")")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (code, headers, Array(response[range.upperBound...]))
+    }
+
     /// Sends one masked frame.
     @discardableResult
     func sendFrame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> Bool {

@@ -230,6 +230,36 @@ import Testing
         #expect(running.finish(timeout: 10), "no deadlock")
     }
 
+    @Test func theWebOptionServesThePageAndThePublicationBesideItsWebSocket() throws {
+        let running = try RunningProcess(ProcessRunner.raudioExecutable,
+                                         ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--json", "--no-state", "--no-mpris", "--web"])
+        defer { running.send("quit\n"); _ = running.finish(timeout: 10) }
+        #expect(running.waitForLine(timeout: 20) { Self.type($0, "listening") })
+        let listening = try PlayCommandTests.object(try #require(running.outputLines.first { Self.type($0, "listening") }))
+        let page = try #require(listening["page"]?.stringValue)
+        let port = try Self.port(of: try #require(listening["address"]?.stringValue))
+        #expect(page == "http://127.0.0.1:\(port)/")
+        #expect(running.standardError.contains("raudio: read along at \(page)"))
+
+        let index = try IPCTestClient(tcpPort: port).get("/", host: "127.0.0.1:\(port)")
+        #expect(index.status == 200)
+        #expect(String(decoding: index.body, as: UTF8.self).contains("readalong.js"))
+        let chapter = try IPCTestClient(tcpPort: port).get("/publication/EPUB/chapter-2.xhtml", host: "localhost:\(port)")
+        #expect(chapter.status == 200)
+        #expect(chapter.headers["content-type"] == "application/xhtml+xml")
+        #expect(chapter.headers["content-security-policy"]?.contains("script-src 'none'") == true)
+        #expect(chapter.body.count == Int(chapter.headers["content-length"] ?? ""))
+        #expect(try IPCTestClient(tcpPort: port).get("/", host: "rebound.example:\(port)").status == 403, "DNS rebinding")
+        #expect(try IPCTestClient(tcpPort: port).get("/publication/EPUB/none.xhtml", host: "127.0.0.1:\(port)").status == 404)
+
+        let client = try IPCTestClient(tcpPort: port)
+        #expect(try client.upgrade(path: "/ws", headers: ["Origin": "http://127.0.0.1:\(port)"]) == 101, "the page's own origin")
+        client.startReading()
+        #expect(client.waitFor { Self.type($0, "hello") })
+        #expect(client.waitFor { Self.type($0, "range") }, "words follow")
+        #expect(try IPCTestClient(tcpPort: port).upgrade(path: "/ws", headers: ["Origin": "http://elsewhere.example"]) == 403)
+    }
+
     @Test func aStalledClientIsDroppedWhilePlaybackGoesOn() throws {
         let path = Self.socketPath()
         let (running, _) = try Self.start(["--ipc", "unix:\(path)"])
