@@ -30,10 +30,12 @@ let validEvents = [
     #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125"}"#,
     #"{"v":1,"type":"listening","address":"ws://[::1]:8080"}"#,
     #"{"v":1,"type":"listening","address":"unix:/run/user/1000/raudio.sock"}"#,
+    #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125","page":"http://127.0.0.1:43125/"}"#,
 ]
 
 /// Events the schema must refuse, each with the mistake it shows.
 let invalidEvents = [
+    #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125","page":"http://example.com/"}"#,  // the page is on loopback only
     #"{"type":"state","state":"playing"}"#,  // no v
     #"{"v":2,"type":"state","state":"playing"}"#,  // wrong version
     #"{"v":1,"state":"playing"}"#,  // no type

@@ -42,24 +42,19 @@ final class IPCClient: @unchecked Sendable {
         self.framing = framing
     }
 
-    /// Writes one event (a serialized JSON object); returns false when the client is too far behind
-    /// and must be dropped.
-    func send(_ text: String) -> Bool {
+    /// Writes one event; returns false when the client is too far behind and must be dropped.
+    /// The message's bytes are shared with every other client it goes to (no copy per client).
+    func send(_ message: IPCMessage) -> Bool {
         guard !isDropped else { return true }
         if pendingEvents >= Self.maximumPendingEvents || pendingBytes >= Self.maximumPendingBytes { return false }
-        var buffer = channel.allocator.buffer(capacity: text.utf8.count + 1)
-        buffer.writeString(text)
-        let size = buffer.readableBytes
+        let size = message.payload.readableBytes
         if pendingEvents == 0 { lastProgress = .now() }
         pendingBytes += size
         pendingEvents += 1
         let written: EventLoopFuture<Void>
         switch framing {
-        case .jsonLines:
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            written = channel.writeAndFlush(buffer)
-        case .webSocket:
-            written = channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer))
+        case .jsonLines: written = channel.writeAndFlush(message.line)
+        case .webSocket: written = channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: message.payload))
         }
         written.whenComplete { _ in
             self.pendingBytes -= size
@@ -106,5 +101,20 @@ final class IPCClient: @unchecked Sendable {
             isReadingPaused = false
             channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         }
+    }
+}
+
+/// One event as the clients are sent it, encoded once: the JSON text (a WebSocket frame's payload) and
+/// the same with its newline (a JSON line).
+struct IPCMessage {
+    let payload: ByteBuffer
+    let line: ByteBuffer
+
+    init(_ text: String, allocator: ByteBufferAllocator) {
+        var line = allocator.buffer(capacity: text.utf8.count + 1)
+        line.writeString(text)
+        payload = line.getSlice(at: line.readerIndex, length: line.readableBytes)!
+        line.writeInteger(UInt8(ascii: "\n"))
+        self.line = line
     }
 }

@@ -12,6 +12,7 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var hello = IPCHelloState()
     private var isClosed = false
     private var stallCheck: RepeatedTask?
+    private let allocator = ByteBufferAllocator()
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
@@ -31,7 +32,7 @@ final class IPCClientRegistry: @unchecked Sendable {
         }
         let client = IPCClient(id: id, channel: channel, framing: framing)
         clients[id] = client
-        _ = client.send(hello.event.serialized())
+        _ = client.send(IPCMessage(hello.event.serialized(), allocator: channel.allocator))
         return id
     }
 
@@ -53,14 +54,16 @@ final class IPCClientRegistry: @unchecked Sendable {
     func broadcast(_ event: JSONValue, text: String) {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
-        for client in clients.values where !client.send(text) { dropStalled(client) }
+        guard !clients.isEmpty else { return }
+        let message = IPCMessage(text, allocator: allocator)
+        for client in clients.values where !client.send(message) { dropStalled(client) }
     }
 
     /// An answer (or a refusal) for one client only.
     func send(_ text: String, to id: Int) {
         eventLoop.preconditionInEventLoop()
         guard let client = clients[id] else { return }
-        if !client.send(text) { dropStalled(client) }
+        if !client.send(IPCMessage(text, allocator: allocator)) { dropStalled(client) }
     }
 
     /// Closes every connection; no client is accepted after.
