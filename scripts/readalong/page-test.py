@@ -391,7 +391,7 @@ def main():
         label = "live, %s (%s)" % (os.path.basename(name), what)
         checks.append(("live", lambda b, book=book, label=label: check_live(b, arguments.raudio, book, CORPUS_MINIMUM, arguments.seconds, label)))
     checks.append(("resolve", lambda b: check_resolve(b, arguments.raudio, SAMPLE_EPUB, 100.0, "resolve, sample")))
-    for name, what in CORPUS_BOOKS[:1] if has_corpus else []:
+    for name, what in CORPUS_BOOKS if has_corpus else []:
         book = os.path.join(arguments.corpus, name)
         checks.append(("resolve", lambda b, book=book: check_resolve(b, arguments.raudio, book, CORPUS_MINIMUM, "resolve, %s" % os.path.basename(book))))
     checks += [
