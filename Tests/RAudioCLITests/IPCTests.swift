@@ -260,6 +260,25 @@ import Testing
         #expect(try IPCTestClient(tcpPort: port).upgrade(path: "/ws", headers: ["Origin": "http://elsewhere.example"]) == 403)
     }
 
+    @Test func openStartsTheDesktopBrowserOnThePage() throws {
+        // A stand-in for the desktop's xdg-open, first in PATH: it writes the URL it is given.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-open-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let opened = folder.appendingPathComponent("opened.txt")
+        let script = folder.appendingPathComponent("xdg-open")
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try ProcessRunner.raudio(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--json", "--no-state", "--web", "--open"],
+                                              environment: ["PATH": path], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let url = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("raudio: read along at ") }).dropFirst("raudio: read along at ".count)
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: opened.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect((try? String(contentsOf: opened, encoding: .utf8)) == String(url))
+    }
+
     @Test func aStalledClientIsDroppedWhilePlaybackGoesOn() throws {
         let path = Self.socketPath()
         let (running, _) = try Self.start(["--ipc", "unix:\(path)"])

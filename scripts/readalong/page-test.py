@@ -10,6 +10,7 @@ null output in real time, and a real Chromium showing the page:
   resolve     every `utterance` and `range` locator of a whole `raudio speak` stream, resolved and highlighted by
               the page's own code without playing (same thresholds)
   click       clicking a sentence in the page moves speech there (the next utterance is that sentence)
+  controls    play/pause, the speed menu and next chapter send their commands; the chapter list follows
   reconnect   the page reconnects by itself when raudio restarts on the same port
   two-pages   two pages at once both follow every word
   narration   `raudio play` of an EPUB with media overlays: each `par` read is shaded in the page
@@ -247,6 +248,37 @@ def check_click(browser, raudio):
         player.quit()
 
 
+def check_controls(browser, raudio):
+    """The page's buttons and speed menu send their commands: pause, play, speed, next chapter."""
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("log") or []) > 0, 15, "controls: no word highlighted")
+        steps = []
+        start = len(player.events)
+        browser.run("document.getElementById('toggle').click();")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "paused", 10, start)
+        steps.append("paused")
+        start = len(player.events)
+        browser.run("document.getElementById('toggle').click();")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "playing", 10, start)
+        steps.append("playing")
+        start = len(player.events)
+        browser.run("const s = document.getElementById('speed'); s.value = '1.5'; s.dispatchEvent(new Event('change'));")
+        player.wait_for(lambda e: e["type"] == "settings" and e.get("speed") == 1.5, 10, start)
+        steps.append("speed 1.5")
+        start = len(player.events)
+        browser.run("document.getElementById('chapter-next').click();")
+        event = player.wait_for(lambda e: e["type"] == "chapter" and e.get("index") == 2, 10, start)
+        page.wait(lambda: browser.run("return document.querySelector('#chapters li.current') && "
+                                      "document.querySelector('#chapters li.current').dataset.index === '2';"), 10,
+                  "controls: the chapter list does not mark chapter 2")
+        steps.append("chapter 2 (%s)" % event.get("title"))
+        return "controls: " + ", ".join(steps) + " from the page"
+    finally:
+        player.quit()
+
+
 def check_reconnect(browser, raudio):
     port = free_port()
     first = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"], port=port)
@@ -396,6 +428,7 @@ def main():
         checks.append(("resolve", lambda b, book=book: check_resolve(b, arguments.raudio, book, CORPUS_MINIMUM, "resolve, %s" % os.path.basename(book))))
     checks += [
         ("click", lambda b: check_click(b, arguments.raudio)),
+        ("controls", lambda b: check_controls(b, arguments.raudio)),
         ("reconnect", lambda b: check_reconnect(b, arguments.raudio)),
         ("two-pages", lambda b: check_two_pages(b, arguments.raudio)),
         ("audiobook", lambda b: check_audiobook(b, arguments.raudio)),
