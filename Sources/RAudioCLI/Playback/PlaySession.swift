@@ -10,7 +10,7 @@ struct PlaySession {
     let path: String
     let options: PlaybackOptions
     var narration = NarrationOptions()
-    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer) }
+    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all) }
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
     /// or of a clip, a signal, or a fatal error. Returns the exit status.
