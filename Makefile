@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance locators soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release test conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -26,12 +26,19 @@ test: deps ## Run the whole test suite (tests start their own PulseAudio daemon)
 	$(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
 	@$(MAKE) --no-print-directory locators
+	@$(MAKE) --no-print-directory readalong SCREENSHOT=build/readalong/page.png
 
 conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
 
 locators: release ## Resolve every locator of the corpus and sample EPUBs in headless Chromium; writes docs/LOCATORS.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/locators/run.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+
+SCREENSHOT ?= docs/readalong.png
+
+readalong: release ## Test the read-along page (--web) in headless Chromium while raudio speaks and plays; screenshot to SCREENSHOT
+	@mkdir -p "$(dir $(SCREENSHOT))"
+	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/readalong/page-test.py --raudio "$$($(SWIFT) build -c release --show-bin-path)/raudio" --screenshot "$(SCREENSHOT)"
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
