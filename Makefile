@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance locators soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release test spdx conformance locators soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -22,10 +22,13 @@ release: deps ## Release build of the raudio command line (.build/release/raudio
 
 CORPUS ?= $(or $(RAUDIO_CORPUS),../shared/corpus)
 
-test: deps ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
+test: deps spdx ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
 	$(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
 	@$(MAKE) --no-print-directory locators
+
+spdx: ## Check that every source file starts with its SPDX licence line (FIX=1 adds the missing ones)
+	@bash scripts/check-spdx.sh $(if $(FIX),--fix)
 
 conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
