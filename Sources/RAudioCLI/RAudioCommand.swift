@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RAudioEngine
 import ReadiumShared
 
 /// The `raudio` command line: a root command with one subcommand per task.
@@ -7,7 +8,7 @@ public struct RAudioCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
-        version: "0.1.0",
+        version: RAudioVersion.current,
         subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self]
     )
 

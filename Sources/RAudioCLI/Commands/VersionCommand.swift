@@ -1,11 +1,15 @@
 import ArgumentParser
 import RAudioEngine
 
-/// `raudio version`: the raudio version and the C libraries it is linked against.
+/// `raudio version`: the raudio version, the C libraries it is linked against, and where its voice presets come from.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
-        abstract: "Print raudio's version and the versions of the C libraries it uses."
+        abstract: "Print raudio's version, the versions of the C libraries it uses and its voice presets folder.",
+        discussion: """
+            The first line is "raudio VERSION"; then one line per C library, "NAME VERSION"; the last line \
+            is "voice-presets FOLDER" (or "voice-presets built-in" when no voices/ folder was found).
+            """
     )
 
     func run() {
@@ -13,5 +17,6 @@ struct VersionCommand: ParsableCommand {
         for library in LinkedLibraries.versions() {
             print("\(library.name) \(library.version)")
         }
+        print("voice-presets \(VoicePresets.load().folder?.path ?? "built-in")")
     }
 }

@@ -13,9 +13,13 @@ extension VoicePresets {
     /// The folders searched for presets, in order; the first that exists is used.
     ///
     /// 1. `$RAUDIO_VOICES`;
-    /// 2. `<folder of the raudio binary>/../share/raudio/voices` (an installed raudio);
-    /// 3. `voices/` of the source tree, found by walking up from the binary to a `Package.swift`,
-    ///    then from this source file's location (development and tests).
+    /// 2. `<folder of the raudio binary>/../share/raudio/voices`: an installed raudio, whatever its prefix
+    ///    (`make install PREFIX=...` puts the binary in `PREFIX/bin` and the presets in `PREFIX/share/raudio`);
+    /// 3. `voices/` of the source tree, found by walking up from the binary to a `Package.swift`
+    ///    (a `swift build` binary);
+    /// 4. `raudio/voices` in each folder of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`): the
+    ///    presets of an installed raudio for a binary copied elsewhere;
+    /// 5. `voices/` of the source tree found from this source file's location (tests).
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment, executable: URL? = currentExecutable) -> [URL] {
         var folders: [URL] = []
         if let variable = environment["RAUDIO_VOICES"], !variable.isEmpty {
@@ -26,12 +30,21 @@ extension VoicePresets {
             folders.append(binFolder.appendingPathComponent("../share/raudio/voices").standardizedFileURL)
             if let root = packageRoot(above: binFolder) { folders.append(root.appendingPathComponent("voices")) }
         }
+        for dataFolder in dataFolders(environment: environment) {
+            folders.append(URL(fileURLWithPath: dataFolder).appendingPathComponent("raudio/voices").standardizedFileURL)
+        }
         let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent() // Speech
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() // RAudioEngine, Sources, root
         if let root = packageRoot(above: sourceRoot) { folders.append(root.appendingPathComponent("voices")) }
         var unique: [URL] = []
         for folder in folders where !unique.contains(folder) { unique.append(folder) }
         return unique
+    }
+
+    /// The absolute folders of `$XDG_DATA_DIRS`, or the XDG Base Directory default when it is unset or empty.
+    private static func dataFolders(environment: [String: String]) -> [String] {
+        let folders = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return folders.isEmpty ? ["/usr/local/share", "/usr/share"] : folders
     }
 
     /// Loads the presets from the first folder of `searchPath` that exists.
