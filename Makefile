@@ -4,8 +4,9 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
 # The release build is the one that ships: the Swift standard library and Foundation linked into the binary
-# (--static-swift-stdlib), so an installed raudio needs no Swift toolchain, only Debian's C libraries.
-SWIFT_RELEASE = $(SWIFT) build -c release --static-swift-stdlib
+# (--static-swift-stdlib), so an installed raudio needs no Swift toolchain, only Debian's C libraries; no
+# $$ORIGIN run path (--disable-local-rpath): it loads no library from beside itself, and Debian forbids one.
+SWIFT_RELEASE = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 # make install / uninstall: where (DESTDIR is prepended to every path, for packaging).
 PREFIX ?= /usr/local

@@ -29,6 +29,9 @@ APT_PACKAGES=(
     libsystemd-dev playerctl dbus-daemon dbus-bin libglib2.0-bin systemd
     # Terminal player tests: a real terminal to type into and read from.
     tmux
+    # Installing and packaging (make install, make deb, their CI check): man to read the generated pages,
+    # bash-completion to load the completions, dpkg-shlibdeps (dpkg-dev) for Depends, lintian, gzip.
+    man-db bash-completion dpkg-dev lintian gzip
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

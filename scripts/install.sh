@@ -73,9 +73,19 @@ trap 'rm -rf "$staging"' EXIT
 mkdir -p "$staging/man"
 "$generate_manual" "$binary" --multi-page --date "$release_date" --output-directory "$staging/man" \
     --authors "The raudio project"
+# whatis (lexgrog, man -k) reads one word per name: a subcommand's page is named "raudio.play" in its NAME
+# section, as its file is, while its synopsis keeps the words typed, "raudio play".
+for page in "$staging"/man/raudio.*.1; do
+    spaced=$(sed -n 's/^\.Nm "\(.*\)"$/\1/p' "$page" | head -n 1)
+    [[ "$spaced" == *" "* ]] || continue
+    sed -i -e "/^\.Sh NAME\$/,/^\.Sh /s/^\.Nm \"$spaced\"\$/.Nm ${spaced// /.}/" \
+        -e "/^\.Sh SYNOPSIS\$/,\$s/^\.Nm\$/.Nm \"$spaced\"/" "$page"
+done
 for shell in bash zsh fish; do
     "$binary" --generate-completion-script "$shell" >"$staging/raudio.$shell"
 done
+# A completion file is sourced, not run: no #! line (Debian's policy, lintian's bash-completion-with-hashbang).
+sed -i '1{/^#!/d}' "$staging/raudio.bash"
 
 install -d "$bin_dir" "$data_dir/voices" "$man_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
 install -m 0755 "$binary" "$bin_dir/raudio"
