@@ -4,8 +4,9 @@
 # A source file is a .swift, .c, .h, .sh, .py or .js file, plus Makefile and .ci/run, tracked by git or
 # new and not ignored (so a file added on another branch is caught after a merge); samples/ keeps its own
 # licence and is not checked. The line is `// SPDX-License-Identifier: GPL-3.0-or-later` (`#` for shell,
-# Python and make), first in the file, or second after a `#!` shebang or Package.swift's
-# `// swift-tools-version:` line, which must stay first.
+# Python and make), first in the file, or second after a line that must stay first: a `#!` shebang,
+# Package.swift's `// swift-tools-version:`, or a DocC snippet's `// snippet.hide` (Snippets/*.swift: the
+# licence line is then hidden from the documentation that shows the snippet).
 #
 # Usage: scripts/check-spdx.sh [--fix]
 #   --fix   add the line to the files without it, then check again
@@ -38,11 +39,12 @@ comment_marker() {
     esac
 }
 
-# How many leading lines must stay before the SPDX line: a shebang, or SwiftPM's tools-version line.
+# How many leading lines must stay before the SPDX line: a shebang, SwiftPM's tools-version line, or
+# the line that hides the start of a DocC snippet.
 leading_lines() {
     local first
     first=$(head -n 1 "$1")
-    if [[ "$first" == "#!"* || "$first" == "// swift-tools-version"* ]]; then echo 1; else echo 0; fi
+    if [[ "$first" == "#!"* || "$first" == "// swift-tools-version"* || "$first" == "// snippet.hide" ]]; then echo 1; else echo 0; fi
 }
 
 has_line() {

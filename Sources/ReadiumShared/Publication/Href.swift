@@ -20,7 +20,10 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
 
     /// Normalizes `string`, resolved against the folder of `base` when it is relative.
     ///
-    /// - Parameter decodingPercentEscapes: false to take `%` literally (a file actually named `100%.mp3`).
+    /// - Parameters:
+    ///   - string: the href as written in the manifest or document.
+    ///   - base: the href of the document `string` appears in; nil for the root.
+    ///   - decodingPercentEscapes: false to take `%` literally (a file actually named `100%.mp3`).
     public init(_ string: String, relativeTo base: String? = nil, decodingPercentEscapes: Bool = true) throws(ResourceError) {
         if let scheme = Href.scheme(of: string) {
             if scheme == "http" || scheme == "https" {
