@@ -73,6 +73,9 @@ trap 'rm -rf "$staging"' EXIT
 mkdir -p "$staging/man"
 "$generate_manual" "$binary" --multi-page --date "$release_date" --output-directory "$staging/man" \
     --authors "The raudio project"
+# generate-manual separates the paragraphs of a discussion with empty lines, which mdoc does not allow
+# (groff warns, lintian's groff-message): a paragraph break in mdoc is .Pp.
+sed -i 's/^$/.Pp/' "$staging"/man/*.1
 # whatis (lexgrog, man -k) reads one word per name: a subcommand's page is named "raudio.play" in its NAME
 # section, as its file is, while its synopsis keeps the words typed, "raudio play".
 for page in "$staging"/man/raudio.*.1; do

@@ -38,7 +38,11 @@ done
 pass "a man page for each subcommand: $(echo $subcommands)"
 MANPAGER=cat MANWIDTH=80 man -l "$root/share/man/man1/raudio.1" 2>/dev/null | grep -q "audiobook" \
     || fail "man -l raudio.1 does not render its description"
-pass "man raudio renders"
+for page in "$root"/share/man/man1/raudio*.1; do
+    complaints=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null || true)
+    [[ -z "$complaints" ]] || fail "man --warnings on $(basename "$page"): $complaints"
+done
+pass "man raudio renders; groff has nothing to say about any page"
 
 # The installed binary: its version, and the voice presets it was installed with (not the source tree's).
 version_output=$("$raudio" version)
