@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # raudio: build, test and try it. `make help` lists the targets.
 # Every target that builds first runs scripts/install-deps.sh, which installs only what is missing.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package as a user gets it (run by .ci/run, as root): `make deb`, then `apt-get install` of the
 # .deb, and from the installed package: `raudio version` (the presets it was installed with), the sample
 # audiobook played and the sample EPUB spoken to the null output, `man raudio`, the bash completion loaded

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that every source file of raudio carries its licence as an SPDX line, and lists those that do not.
 #
 # A source file is a .swift, .c, .h, .sh, .py or .js file, plus Makefile and .ci/run, tracked by git or

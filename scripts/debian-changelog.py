@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes CHANGELOG.md as a Debian changelog (debian/changelog format) on stdout, for make-deb.sh.
 
 Each `## VERSION (YYYY-MM-DD)` entry becomes one Debian entry; its paragraph and `- ` items become `*`

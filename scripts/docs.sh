@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make docs`: the DocC documentation of raudio's libraries (their catalogues Sources/MODULE/MODULE.docc and
 # doc comments), built by swift-docc-plugin as one combined static website in OUTPUT (open OUTPUT/index.html
 # through a web server, or publish the folder as it is: --transform-for-static-hosting).

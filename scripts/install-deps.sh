@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what raudio needs to build, test and run on Debian 12, and only what is missing.
 #
 # Quiet and fast when everything is present (it runs before every `make test`). When a Debian package

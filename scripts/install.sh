@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make install` and `make uninstall` (and `make deb`, which installs into its package tree).
 #
 # Installs, under DESTDIR/PREFIX:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make deb`: builds build/deb/raudio_VERSION_ARCH.deb with dpkg-deb from a release binary, then runs lintian.
 #
 # The package's tree is what `scripts/install.sh install --debian` puts under /usr (binary, voice presets,

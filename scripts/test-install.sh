@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make install-check` (run by `make test`): installs raudio into a temporary DESTDIR with `make install`,
 # runs the installed binary (it must find the voice presets it was installed with), reads its man page,
 # loads its bash completion and completes a subcommand with it, then `make uninstall` must leave no file.

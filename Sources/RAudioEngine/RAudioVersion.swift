@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The version of raudio itself: the one place it is written.
 ///
 /// `raudio version`, `raudio --version`, the Debian package (`make deb` asks the built binary) and the

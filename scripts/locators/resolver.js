@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // raudio's locator resolver, run in the page of one content document.
 //
 // It follows the rule Readium documents for a text locator (and that its navigators apply to TTS and
