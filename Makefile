@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release install uninstall install-check deb docs test spdx conformance locators soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install uninstall install-check deb docs test spdx conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -50,6 +50,7 @@ test: deps spdx ## Run the whole test suite (tests start their own PulseAudio da
 	$(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
 	@$(MAKE) --no-print-directory locators
+	@$(MAKE) --no-print-directory readalong SCREENSHOT=build/readalong/page.png
 	@$(MAKE) --no-print-directory install-check
 
 spdx: ## Check that every source file starts with its SPDX licence line (FIX=1 adds the missing ones)
@@ -60,6 +61,12 @@ conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails 
 
 locators: release ## Resolve every locator of the corpus and sample EPUBs in headless Chromium; writes docs/LOCATORS.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/locators/run.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+
+SCREENSHOT ?= docs/readalong.png
+
+readalong: release ## Test the read-along page (--web) in headless Chromium while raudio speaks and plays; screenshot to SCREENSHOT
+	@mkdir -p "$(dir $(SCREENSHOT))"
+	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/readalong/page-test.py --raudio "$$($(SWIFT) build -c release --show-bin-path)/raudio" --screenshot "$(SCREENSHOT)"
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"

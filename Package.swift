@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `make docs` only: the DocC catalogues of the four libraries as static HTML (not linked into anything).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -64,6 +65,10 @@ let package = Package(
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .executableTarget(name: "raudio", dependencies: ["RAudioCLI", "RAudioEngine"]),

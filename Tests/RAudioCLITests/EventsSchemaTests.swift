@@ -26,10 +26,17 @@ let validEvents = [
     #"{"v":1,"type":"position","locator":\#(locator),"futureKey":true}"#,
     #"{"v":1,"type":"settings","speed":1.5,"volume":0.8}"#,
     #"{"v":1,"type":"settings","speed":1,"volume":1,"pitch":1.2,"voice":"fr"}"#,
+    #"{"v":1,"type":"hello","publication":{"title":"Flatland","readingOrderCount":3,"toc":[]},"state":"playing","locator":\#(locator)}"#,
+    #"{"v":1,"type":"hello","state":"loading"}"#,  // a client that came before `opened`
+    #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125"}"#,
+    #"{"v":1,"type":"listening","address":"ws://[::1]:8080"}"#,
+    #"{"v":1,"type":"listening","address":"unix:/run/user/1000/raudio.sock"}"#,
+    #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125","page":"http://127.0.0.1:43125/"}"#,
 ]
 
 /// Events the schema must refuse, each with the mistake it shows.
 let invalidEvents = [
+    #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125","page":"http://example.com/"}"#,  // the page is on loopback only
     #"{"type":"state","state":"playing"}"#,  // no v
     #"{"v":2,"type":"state","state":"playing"}"#,  // wrong version
     #"{"v":1,"state":"playing"}"#,  // no type
@@ -52,6 +59,10 @@ let invalidEvents = [
     #"{"v":1,"type":"opened","publication":{"readingOrderCount":1}}"#,  // no toc
     #"{"v":1,"type":"settings","speed":1}"#,  // no volume
     #"{"v":1,"type":"settings","speed":1,"volume":3}"#,  // volume above 2
+    #"{"v":1,"type":"hello","publication":{"title":"Flatland"}}"#,  // no state, publication without toc
+    #"{"v":1,"type":"hello","state":"idle"}"#,  // not a state raudio emits
+    #"{"v":1,"type":"listening","address":"tcp://127.0.0.1:1"}"#,  // not a transport raudio speaks
+    #"{"v":1,"type":"listening"}"#,  // no address
 ]
 
 @Suite(.enabled(if: EventSchemaValidator.isAvailable || Corpus.isCI, EventSchemaValidator.skipMessage))

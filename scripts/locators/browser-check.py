@@ -5,7 +5,7 @@
 For each EPUB, run `raudio text BOOK --unit U` (and, with --speak/--narrate, collect the locators of
 `raudio speak` and `raudio play` event streams), serve the book's files on 127.0.0.1 with the media
 types its package declares, load each content document in headless Chromium through WebDriver, and
-resolve every locator with scripts/locators/resolver.js (Readium's rule: the cssSelector element,
+resolve every locator with web/resolver.js (Readium's rule: the cssSelector element,
 then before+highlight+after, then the highlight alone; exact when the range's text is the highlight).
 
 Usage:
@@ -37,7 +37,11 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESOLVER = open(os.path.join(HERE, "resolver.js"), encoding="utf-8").read()
+sys.path.insert(0, HERE)
+from webdriver import Browser, SetupError, free_port  # noqa: E402
+# The page's own resolver (web/resolver.js), run in each content document.
+RESOLVER = open(os.path.join(HERE, "..", "..", "web", "resolver.js"), encoding="utf-8").read() + \
+    "\nreturn RAudioResolver.statuses(document, arguments[0]);"
 MISS_EXAMPLES = 3
 
 # Documents where a miss is not the locator's fault, with the reason the report gives. Their misses
@@ -49,10 +53,6 @@ KNOWN_CAUSES = {
 # Outcomes that say the browser could not show the page at all (malformed XHTML it refuses to render):
 # nothing there can be highlighted, by any locator.
 UNRENDERED = "unrendered"
-
-
-class SetupError(Exception):
-    pass
 
 
 # ---------------------------------------------------------------- the book's files
@@ -130,87 +130,6 @@ class Server:
 
     def close(self):
         self.httpd.shutdown()
-
-
-# ---------------------------------------------------------------- WebDriver
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Browser:
-    """Headless Chromium driven through chromedriver's W3C WebDriver endpoint."""
-
-    def __init__(self):
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        driver = shutil.which("chromedriver") or (
-            "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
-        if not chromium or not driver:
-            raise SetupError("needs Debian chromium and chromium-driver (make deps installs them)")
-        self.port = free_port()
-        self.logfile = tempfile.TemporaryFile()
-        self.driver = subprocess.Popen([driver, "--port=%d" % self.port],
-                                       stdout=self.logfile, stderr=self.logfile)
-        deadline = time.time() + 30
-        while True:
-            try:
-                if self.call("GET", "/status")["ready"]:
-                    break
-            except Exception:
-                pass
-            if time.time() > deadline or self.driver.poll() is not None:
-                self.close()
-                raise SetupError("chromedriver did not start on port %d" % self.port)
-            time.sleep(0.1)
-        self.profile = tempfile.mkdtemp(prefix="raudio-chromium-")
-        capabilities = {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "pageLoadStrategy": "eager",
-            "goog:chromeOptions": {"binary": chromium, "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--user-data-dir=" + self.profile]},
-        }}}
-        try:
-            self.session = self.call("POST", "/session", capabilities)["sessionId"]
-        except Exception as error:
-            self.close()
-            raise SetupError("chromium did not start a session: %s" % error)
-        self.call("POST", "/session/%s/timeouts" % self.session, {"script": 600000, "pageLoad": 60000})
-
-    def call(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
-                                         method=method, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=900) as response:
-                return json.load(response)["value"]
-        except urllib.error.HTTPError as error:
-            detail = json.load(error).get("value", {})
-            raise RuntimeError("%s: %s" % (detail.get("error"), str(detail.get("message"))[:300]))
-
-    def open(self, url):
-        self.call("POST", "/session/%s/url" % self.session, {"url": url})
-
-    def run(self, script, *args):
-        return self.call("POST", "/session/%s/execute/sync" % self.session,
-                         {"script": script, "args": list(args)})
-
-    def close(self):
-        try:
-            if getattr(self, "session", None):
-                self.call("DELETE", "/session/%s" % self.session)
-        except Exception:
-            pass
-        self.driver.terminate()
-        try:
-            self.driver.wait(10)
-        except subprocess.TimeoutExpired:
-            self.driver.kill()
-        if getattr(self, "profile", None):
-            shutil.rmtree(self.profile, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- locators
@@ -335,7 +254,7 @@ def markdown(tallies, arguments, controls=None):
     out = ["## Locators in a browser", "",
            "Generated by `make locators` (scripts/locators/browser-check.py): every locator `raudio text`",
            "emits (`--unit sentence` and `word`, `--skip \"\"`), and those of the `speak` and `play` event",
-           "streams listed below, resolved in headless Chromium by scripts/locators/resolver.js, which follows",
+           "streams listed below, resolved in headless Chromium by web/resolver.js (the read-along page's resolver), which follows",
            "Readium's rule: the element `locations.cssSelector` selects, then `before + highlight + after`",
            "in its textContent, then the highlight alone. *Exact*: the DOM Range built there has the",
            "highlight's text. *Element*: a locator without a text quote (image, math) whose selector",

@@ -25,8 +25,14 @@ struct EventWriter {
     /// Whether events go to stdout as JSON lines (false when the terminal player draws them).
     var printsJSONLines = true
     var observers: [any EventObserver] = []
+    /// Whose command is being answered: `ack` and `error` events go there only (see `CommandOrigin`).
+    var answersTo: CommandOrigin = .everyone
 
     func write(_ event: JSONValue) throws(StandardStreams.ReaderGone) {
+        if answersTo != .everyone, case .object(let fields) = event, fields["type"] == .string("ack") || fields["type"] == .string("error") {
+            for case let recipient as any AnswerRecipient in observers { recipient.answer(event, to: answersTo) }
+            return
+        }
         for observer in observers { observer.receive(event) }
         if printsJSONLines { try StandardStreams.printLine(event.serialized()) }
     }
@@ -36,7 +42,7 @@ struct EventWriter {
         _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,
         id: CommandID? = nil
     ) throws(StandardStreams.ReaderGone) {
-        if printsJSONLines || observers.isEmpty { StandardStreams.printError("raudio: \(type): \(message)") }
+        if answersTo == .everyone, printsJSONLines || observers.isEmpty { StandardStreams.printError("raudio: \(type): \(message)") }
         try write(PlayerEvent.issue(type, code: code, message: message, fatal: fatal, href: href, locator: locator, id: id))
     }
 }

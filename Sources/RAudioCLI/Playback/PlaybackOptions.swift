@@ -44,6 +44,26 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Do not offer the desktop's media controls (MPRIS on the D-Bus session bus).")
     var noMpris = false
 
+    @Option(help: ArgumentHelp(
+        "Also speak the events and commands protocol over unix:PATH (JSON lines, socket mode 0600) or ws://127.0.0.1:PORT (WebSocket; port 0 picks one); repeatable.",
+        valueName: "address"))
+    var ipc: [IPCAddress] = []
+
+    @Flag(help: "Let --ipc listen on an address other than loopback (needs --ipc-token).")
+    var ipcAllowRemote = false
+
+    @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer).", valueName: "token"))
+    var ipcToken: String?
+
+    @Flag(help: "Also serve a read-along page on 127.0.0.1 that shows the publication and follows what is heard (its URL is printed on stderr and in a listening event).")
+    var web = false
+
+    @Option(help: ArgumentHelp("The port of --web's page (0 picks a free one).", valueName: "port"))
+    var webPort = 0
+
+    @Flag(help: "With --web, open the page in the desktop's browser (xdg-open).")
+    var open = false
+
     /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdin and stdout
     /// are both a terminal and `--json` was not given. (Commands piped in while stdout is a terminal,
     /// `echo pause | raudio play book`, keep the line protocol: they are not keys.)
@@ -104,6 +124,11 @@ struct PlaybackOptions: ParsableArguments {
         if let sleep {
             guard case .after? = SleepRequest(parsing: sleep) else {
                 throw ValidationError("--sleep \(sleep): give a time up to 24 hours, for example --sleep 30m, --sleep 1h30m or --sleep 45 (minutes)")
+            }
+        }
+        for address in ipc where !address.isLoopback {
+            guard ipcAllowRemote, ipcToken?.isEmpty == false else {
+                throw ValidationError("--ipc \(address) is not a loopback address: listen on ws://127.0.0.1:PORT, or add --ipc-allow-remote --ipc-token TOKEN")
             }
         }
         if let duration, !(duration.isFinite && duration > 0) {

@@ -130,6 +130,14 @@ enum PlayerEvent {
         return event(type, fields)
     }
 
+    /// `listening`: where the IPC server took clients (a port 0 replaced by the one picked).
+    /// `page`: the read-along page served on this address (`--web`), if any.
+    static func listening(_ address: IPCAddress, page: String? = nil) -> JSONValue {
+        var fields: JSONObject = ["address": .string(address.description)]
+        if let page { fields["page"] = .string(page) }
+        return event("listening", fields)
+    }
+
     static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {
         var fields: JSONObject = ["command": .string(command.name)]
         if let id { fields["id"] = id.json }

@@ -39,15 +39,23 @@ struct SessionDriver {
             frontEnds.terminal.map { $0.finish(summary: $0.summary) }
             for observer in frontEnds.observers { observer.finish() }
         }
+        if let failure = frontEnds.ipcFailure {
+            try writer.report("error", code: failure.code, message: failure.message, fatal: true)
+            return .usage
+        }
         try writer.write(opened)
         try writer.write(PlayerEvent.settings(settings))
+        for address in frontEnds.ipcAddresses {
+            let page = address == frontEnds.pageAddress ? frontEnds.pageURL : nil
+            try writer.write(PlayerEvent.listening(address, page: page))
+        }
         if let failure = await moveToStart() {
             try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
             return .usage
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers,
-                                         commands: frontEnds.commandSources)
+                                         commands: frontEnds.commandSources, addressedCommands: frontEnds.addressedCommands)
         let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)
         defer {
@@ -60,6 +68,7 @@ struct SessionDriver {
         for await input in inputs {
             let status = try await loop.handle(input)
             if case .commandLine = input { stdin.lineHandled() }
+            if case .addressedCommand(let command) = input { command.handled() }
             if let status { return status }
             if loop.isQuitting, !isStopTimerRunning {
                 // A quit or a signal waits for the navigator's final state, but never forever.

@@ -11,6 +11,14 @@ struct SessionFrontEnds {
     var observers: [any EventObserver] = []
     /// Commands from elsewhere than stdin (the desktop), in the words stdin takes.
     var remoteCommands: [AsyncStream<String>] = []
+    /// Commands whose answers go back to their sender alone (the IPC server's clients).
+    var addressedCommands: [AsyncStream<AddressedCommand>] = []
+    /// `--ipc`: where the IPC server listens (its `listening` events), or why it could not start.
+    var ipcAddresses: [IPCAddress] = []
+    var ipcFailure: IPCError?
+    /// `--web`: the address that serves the read-along page, and the page's URL.
+    var pageAddress: IPCAddress?
+    var pageURL: String?
 
     /// The command sources the session loop reads besides stdin.
     var commandSources: [AsyncStream<String>] {
@@ -38,6 +46,31 @@ struct SessionFrontEnds {
             frontEnds.observers.append(mpris)
             frontEnds.remoteCommands.append(mpris.commands)
         }
+        if !options.ipc.isEmpty || options.web {
+            do {
+                let page = try options.web ? (port: options.webPort, site: Self.readAlongSite(publication)) : nil
+                let server = try IPCServer(addresses: options.ipc, token: options.ipcToken, page: page)
+                frontEnds.observers.append(server)
+                frontEnds.addressedCommands.append(server.commands)
+                frontEnds.ipcAddresses = server.boundAddresses
+                for address in server.boundAddresses { StandardStreams.printError("raudio: listening on \(address)") }
+                if let url = server.pageURL {
+                    frontEnds.pageURL = url
+                    frontEnds.pageAddress = server.boundAddresses.last
+                    StandardStreams.printError("raudio: read along at \(url)")
+                    if options.open { DesktopBrowser.open(url) }
+                }
+            } catch {
+                frontEnds.ipcFailure = error
+            }
+        }
         return frontEnds
+    }
+
+    private static func readAlongSite(_ publication: Publication?) throws(IPCError) -> ReadAlongSite {
+        guard let site = ReadAlongSite(publication: publication) else {
+            throw IPCError(message: "--web: the read-along page's files (web/) were not found beside the raudio binary or in RAUDIO_WEB")
+        }
+        return site
     }
 }

@@ -9,6 +9,8 @@ enum SessionInput: Sendable {
     case commandLine(String)
     /// A command from a key of the terminal player or from the desktop (MPRIS), in the words stdin takes.
     case command(String)
+    /// A command from an IPC client, whose answers go back to it alone.
+    case addressedCommand(AddressedCommand)
     case signal(Int32)
     /// The grace period after a stop request ran out without a final state event.
     case stopTimeout
@@ -20,7 +22,8 @@ extension SessionInput {
     /// Merges the navigator's events, stdin lines, signals and the session's own timers into one stream.
     static func merged(
         events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>,
-        timers: AsyncStream<SessionInput>, commands: [AsyncStream<String>] = []
+        timers: AsyncStream<SessionInput>, commands: [AsyncStream<String>] = [],
+        addressedCommands: [AsyncStream<AddressedCommand>] = []
     ) -> AsyncStream<SessionInput> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
         let tasks = [
@@ -33,6 +36,8 @@ extension SessionInput {
             Task { for await input in timers { continuation.yield(input) } },
         ] + commands.map { source in
             Task { for await line in source { continuation.yield(.command(line)) } }
+        } + addressedCommands.map { source in
+            Task { for await command in source { continuation.yield(.addressedCommand(command)) } }
         }
         continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
         return stream

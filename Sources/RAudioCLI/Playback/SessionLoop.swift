@@ -8,7 +8,8 @@ import ReadiumShared
 /// Returns an exit status from `handle` when the session must end.
 struct SessionLoop {
     let controller: any PlaybackController
-    let writer: EventWriter
+    /// Its `answersTo` is set while a command from an IPC client is handled.
+    var writer: EventWriter
     let keepOpen: Bool
     private(set) var finalStatus: ExitStatus = .success
     private(set) var lastLocator: Locator?
@@ -56,6 +57,10 @@ struct SessionLoop {
             return fatalStatus ?? .success
         case .commandLine(let line), .command(let line):
             return try await handle(line: line)
+        case .addressedCommand(let command):
+            writer.answersTo = command.origin
+            defer { writer.answersTo = .everyone }
+            return try await handle(line: command.line)
         case .signal(let number):
             StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
             return try await quit()

@@ -11,7 +11,8 @@ extension VoicePresets {
         public var warnings: [String]
     }
 
-    /// The folders searched for presets, in order; the first that exists is used.
+    /// The folders searched for presets, in order; the first that exists is used
+    /// (`InstalledDataFolder.searchPath(for:variable:environment:executable:)` for `voices`):
     ///
     /// 1. `$RAUDIO_VOICES`;
     /// 2. `<folder of the raudio binary>/../share/raudio/voices`: an installed raudio, whatever its prefix
@@ -22,30 +23,7 @@ extension VoicePresets {
     ///    presets of an installed raudio for a binary copied elsewhere;
     /// 5. `voices/` of the source tree found from this source file's location (tests).
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment, executable: URL? = currentExecutable) -> [URL] {
-        var folders: [URL] = []
-        if let variable = environment["RAUDIO_VOICES"], !variable.isEmpty {
-            folders.append(URL(fileURLWithPath: variable))
-        }
-        if let executable {
-            let binFolder = executable.deletingLastPathComponent()
-            folders.append(binFolder.appendingPathComponent("../share/raudio/voices").standardizedFileURL)
-            if let root = packageRoot(above: binFolder) { folders.append(root.appendingPathComponent("voices")) }
-        }
-        for dataFolder in dataFolders(environment: environment) {
-            folders.append(URL(fileURLWithPath: dataFolder).appendingPathComponent("raudio/voices").standardizedFileURL)
-        }
-        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent() // Speech
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() // RAudioEngine, Sources, root
-        if let root = packageRoot(above: sourceRoot) { folders.append(root.appendingPathComponent("voices")) }
-        var unique: [URL] = []
-        for folder in folders where !unique.contains(folder) { unique.append(folder) }
-        return unique
-    }
-
-    /// The absolute folders of `$XDG_DATA_DIRS`, or the XDG Base Directory default when it is unset or empty.
-    private static func dataFolders(environment: [String: String]) -> [String] {
-        let folders = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return folders.isEmpty ? ["/usr/local/share", "/usr/share"] : folders
+        InstalledDataFolder.searchPath(for: "voices", variable: "RAUDIO_VOICES", environment: environment, executable: executable)
     }
 
     /// Loads the presets from the first folder of `searchPath` that exists.
@@ -98,25 +76,7 @@ extension VoicePresets {
     }
 
     /// The running executable (`/proc/self/exe`, else `argv[0]`), symlinks resolved.
-    public static var currentExecutable: URL? {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
-        return URL(fileURLWithPath: first).resolvingSymlinksInPath()
-    }
+    public static var currentExecutable: URL? { InstalledDataFolder.currentExecutable }
 
-    private static func packageRoot(above folder: URL) -> URL? {
-        var current = folder.standardizedFileURL
-        while current.path != "/" {
-            if FileManager.default.fileExists(atPath: current.appendingPathComponent("Package.swift").path) { return current }
-            current.deleteLastPathComponent()
-        }
-        return nil
-    }
-
-    private static func isFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    private static func isFolder(_ url: URL) -> Bool { InstalledDataFolder.isFolder(url) }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// raudio's locator resolver, run in the page of one content document.
+// raudio's locator resolver: finds the DOM Range a Readium text locator designates in one content document.
 //
 // It follows the rule Readium documents for a text locator (and that its navigators apply to TTS and
 // highlight locators): take the element that `locations.cssSelector` selects (the body when there is
@@ -7,23 +7,27 @@
 // that is not found, search `text.highlight` alone. The text found becomes a DOM Range over the
 // element's Text and CDATA nodes, and the locator is exact when Range.toString() is the highlight.
 //
-// Input: arguments[0], an array of Locator objects. Output: an array of the same length, each
-// { s: status, got?: text } with status one of
+// Used by the read-along page (web/readalong.js) and by `make locators` (scripts/locators/browser-check.py,
+// which runs RAudioResolver.statuses in each content document), so that what the tests check is what
+// the page highlights.
+//
+// RAudioResolver.resolve(document, locator) returns { s: status, range?, element?, got? } with status one of
 //   exact         the range's text is the highlight, found with its context (or alone and unique)
-//   element       no text quote (an image, a math element): the selector matches exactly one element
+//   element       no text quote (an image, a math element, a media overlay's text): the selector matches
+//                 exactly one element (given as `element`)
 //   wrong         a range was built but its text differs from the highlight
 //   ambiguous     the context did not match and the highlight alone occurs more than once
 //   not-found     neither the quote with its context nor the highlight alone occurs
 //   selector-N    the selector matches N elements (not exactly one)
 //   bad-selector  the selector is not valid CSS
 //   unrendered    the browser refused the document (an XML parsing error page)
-return (function (locators) {
-  const unrendered =
-    document.getElementsByTagName("parsererror").length > 0 ||
-    document.documentElement.localName === "parsererror";
-  const cache = new Map();
+var RAudioResolver = (function () {
+  // Per document: the text index of each root element resolved in it.
+  const caches = new WeakMap();
 
-  function textIndex(root) {
+  function textIndex(document, root) {
+    let cache = caches.get(document);
+    if (!cache) { cache = new Map(); caches.set(document, cache); }
     let entry = cache.get(root);
     if (entry) return entry;
     const walker = document.createTreeWalker(
@@ -53,8 +57,13 @@ return (function (locators) {
     return { node: index.nodes[low], offset: offset - index.starts[low] };
   }
 
-  function resolve(locator) {
-    if (unrendered) return { s: "unrendered" };
+  function isUnrendered(document) {
+    return document.getElementsByTagName("parsererror").length > 0 ||
+      document.documentElement.localName === "parsererror";
+  }
+
+  function resolve(document, locator) {
+    if (isUnrendered(document)) return { s: "unrendered" };
     const selector = locator.locations && locator.locations.cssSelector;
     let root = document.body || document.documentElement;
     if (selector) {
@@ -65,8 +74,8 @@ return (function (locators) {
     }
     const quote = locator.text || {};
     const highlight = quote.highlight;
-    if (highlight === undefined || highlight === null || highlight === "") return { s: "element" };
-    const index = textIndex(root);
+    if (highlight === undefined || highlight === null || highlight === "") return { s: "element", element: root };
+    const index = textIndex(document, root);
     const before = quote.before || "", after = quote.after || "";
     let start = index.text.indexOf(before + highlight + after);
     if (start >= 0) {
@@ -83,10 +92,20 @@ return (function (locators) {
     range.setStart(from.node, from.offset);
     range.setEnd(to.node, to.offset);
     const got = range.toString();
-    return got === highlight ? { s: "exact" } : { s: "wrong", got: got.slice(0, 200) };
+    return got === highlight ? { s: "exact", range } : { s: "wrong", range, got: got.slice(0, 200) };
   }
 
-  return locators.map(function (locator) {
-    try { return resolve(locator); } catch (e) { return { s: "error", got: String(e).slice(0, 200) }; }
-  });
-})(arguments[0]);
+  // The status of each locator (and the wrong text), as plain objects a WebDriver script can return.
+  function statuses(document, locators) {
+    return locators.map(function (locator) {
+      try {
+        const outcome = resolve(document, locator);
+        return outcome.got === undefined ? { s: outcome.s } : { s: outcome.s, got: outcome.got };
+      } catch (e) {
+        return { s: "error", got: String(e).slice(0, 200) };
+      }
+    });
+  }
+
+  return { resolve, statuses };
+})();

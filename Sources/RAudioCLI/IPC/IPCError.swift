@@ -1,0 +1,5 @@
+/// The IPC server could not start: an address in use, a path that is not a stale socket...
+struct IPCError: Error {
+    var code = "ipc-unavailable"
+    var message: String
+}

@@ -1,0 +1,49 @@
+import NIOCore
+
+/// Reads a unix-socket client's commands, one JSON or words line each, and hands them to the session.
+///
+/// Runs on the server's event loop. Lines longer than 64 KiB are cut there and still delivered, so
+/// the parser answers `command-too-long` (as for stdin, see `CommandLineReader`).
+final class IPCLineHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let registry: IPCClientRegistry
+    private let commands: AsyncStream<AddressedCommand>.Continuation
+    private var id = 0
+    private var line: [UInt8] = []
+    private var isDiscarding = false
+
+    init(registry: IPCClientRegistry, commands: AsyncStream<AddressedCommand>.Continuation) {
+        self.registry = registry
+        self.commands = commands
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        id = registry.add(context.channel, framing: .jsonLines)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        registry.remove(id)
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        for byte in buffer.readableBytesView {
+            if byte == UInt8(ascii: "\n") {
+                commands.yield(AddressedCommand(line: String(decoding: line, as: UTF8.self), origin: .ipcClient(id),
+                                                 handled: registry.commandArrived(from: id)))
+                line.removeAll(keepingCapacity: true)
+                isDiscarding = false
+            } else if !isDiscarding {
+                line.append(byte)
+                if line.count >= CommandLineReader.maximumLineLength { isDiscarding = true }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import ReadiumShared
+
+/// Speaks the protocol of docs/events.md to other processes: over unix sockets (JSON lines) and
+/// WebSockets (one event or command per text frame), beside stdin and stdout.
+///
+/// One thread of its own (a NIO event loop group of one) accepts clients, reads their
+/// commands and writes events; the session loop only hands it events (`receive`, `answer`), never
+/// waiting. Commands come out of `commands`, with the client to answer.
+final class IPCServer: AnswerRecipient, Sendable {
+    let commands: AsyncStream<AddressedCommand>
+    private let continuation: AsyncStream<AddressedCommand>.Continuation
+    private let group: MultiThreadedEventLoopGroup
+    private let registry: IPCClientRegistry
+    private let listeners: [any Channel]
+    /// Unix socket files to remove at the end.
+    private let socketPaths: [String]
+    /// What each listener's address turned out to be (a port 0 replaced by the one picked).
+    let boundAddresses: [IPCAddress]
+    /// With a read-along site: the page's URL (`http://127.0.0.1:PORT/`).
+    let pageURL: String?
+
+    /// Binds every address (blocking until bound: call before playback starts), and with `page` one
+    /// more WebSocket on 127.0.0.1 (port 0 picks one) that also serves the read-along site over HTTP.
+    /// Throws `IPCError` when an address cannot be listened on; nothing is left open then.
+    init(addresses: [IPCAddress], token: String?, page: (port: Int, site: ReadAlongSite)? = nil) throws(IPCError) {
+        let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .unbounded)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let registry = IPCClientRegistry(eventLoop: group.next())
+        (self.commands, self.continuation, self.group, self.registry) = (commands, continuation, group, registry)
+        var listeners: [any Channel] = []
+        var socketPaths: [String] = []
+        var bound: [IPCAddress] = []
+        var pageURL: String?
+        var all = addresses.map { ($0, nil as ReadAlongSite?) }
+        if let page { all.append((.webSocket(host: "127.0.0.1", port: page.port), page.site)) }
+        do {
+            for (address, site) in all {
+                switch address {
+                case .unix(let path):
+                    try IPCSocketFile.prepare(path)
+                    let channel = try IPCSocketFile.withPrivateMode {
+                        try Self.lineBootstrap(group: group, registry: registry, commands: continuation)
+                            .bind(unixDomainSocketPath: path).wait()
+                    }
+                    chmod(path, 0o600)
+                    listeners.append(channel)
+                    socketPaths.append(path)
+                    bound.append(address)
+                case .webSocket(let host, let port):
+                    let admission = IPCAdmission(token: token)
+                    let channel = try Self.webSocketBootstrap(group: group, registry: registry, commands: continuation,
+                                                              admission: admission, site: site)
+                        .bind(host: host, port: port).wait()
+                    let actual = channel.localAddress?.port ?? port
+                    admission.port = actual
+                    listeners.append(channel)
+                    bound.append(.webSocket(host: host, port: actual))
+                    if site != nil { pageURL = "http://\(host):\(actual)/" }
+                }
+            }
+        } catch let error as IPCError {
+            Self.close(listeners, paths: socketPaths, group: group)
+            throw error
+        } catch {
+            Self.close(listeners, paths: socketPaths, group: group)
+            let option = listeners.count < addresses.count ? "--ipc \(addresses[listeners.count])" : "--web on 127.0.0.1:\(page?.port ?? 0)"
+            throw IPCError(message: "\(option): cannot listen: \(error)")
+        }
+        self.pageURL = pageURL
+        self.listeners = listeners
+        self.socketPaths = socketPaths
+        self.boundAddresses = bound
+    }
+
+    /// Called on the session loop's task: hands the event to the event loop and returns.
+    func receive(_ event: JSONValue) {
+        let text = event.serialized()
+        let registry = registry
+        registry.eventLoop.execute { registry.broadcast(event, text: text) }
+    }
+
+    /// Called on the session loop's task: hands the answer to the event loop and returns.
+    func answer(_ event: JSONValue, to origin: CommandOrigin) {
+        guard case .ipcClient(let id) = origin else { return }
+        let text = event.serialized()
+        let registry = registry
+        registry.eventLoop.execute { registry.send(text, to: id) }
+    }
+
+    /// Closes the listeners and clients, removes the socket files and stops the thread.
+    func finish() {
+        continuation.finish()
+        let registry = registry
+        try? registry.eventLoop.submit { registry.closeAll() }.wait()
+        Self.close(listeners, paths: socketPaths, group: group)
+    }
+
+    private static func close(_ listeners: [any Channel], paths: [String], group: MultiThreadedEventLoopGroup) {
+        for listener in listeners { try? listener.close().wait() }
+        for path in paths { unlink(path) }
+        try? group.syncShutdownGracefully()
+    }
+
+    private static func lineBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
+                                      commands: AsyncStream<AddressedCommand>.Continuation) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .smallReads()
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IPCLineHandler(registry: registry, commands: commands))
+                }
+            }
+    }
+
+    private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
+                                           commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission,
+                                           site: ReadAlongSite?) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .smallReads()
+            .childChannelInitializer { channel in
+                let upgrader = NIOWebSocketServerUpgrader(
+                    maxFrameSize: 1 << 20,
+                    shouldUpgrade: { channel, head in
+                        channel.eventLoop.makeSucceededFuture(admission.refusal(of: head) == nil ? HTTPHeaders() : nil)
+                    },
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(IPCWebSocketHandler(registry: registry, commands: commands))
+                        }
+                    })
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                            context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
+                        }))
+                    try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site), name: IPCHTTPHandler.name)
+                }
+            }
+    }
+}
+
+extension ServerBootstrap {
+    /// Clients are read at most 4 KiB at a time, one read per wake-up: commands are small, and a
+    /// paused client (see `IPCClient`) then has few commands already read past the pause.
+    fileprivate func smallReads() -> ServerBootstrap {
+        childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+    }
+}

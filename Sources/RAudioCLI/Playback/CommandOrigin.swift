@@ -1,0 +1,25 @@
+import ReadiumShared
+
+/// Where a command came from, so that its `ack` or `error` goes back there only.
+///
+/// stdin, the terminal player's keys and the desktop (MPRIS) are `.everyone`: their answers are
+/// events like any other (stdout and every observer). An IPC client's answers go to that client alone.
+enum CommandOrigin: Sendable, Hashable {
+    case everyone
+    /// One client of the IPC server (`IPCServer`), by the number it gave the connection.
+    case ipcClient(Int)
+}
+
+/// A command line from a client that wants its answers back: the words or JSON stdin takes, and its origin.
+struct AddressedCommand: Sendable {
+    var line: String
+    var origin: CommandOrigin
+    /// Called once the session has handled the command (frees its place in the client's flow control).
+    var handled: @Sendable () -> Void = {}
+}
+
+/// An observer that can take answers meant for one of its clients (the IPC server).
+protocol AnswerRecipient: EventObserver {
+    /// `event` (an `ack` or `error`) for the client `origin` only. Called on the session loop's task; returns quickly.
+    func answer(_ event: JSONValue, to origin: CommandOrigin)
+}

@@ -1,0 +1,70 @@
+import Foundation
+@testable import RAudioCLI
+import RAudioTestSupport
+import ReadiumShared
+import ReadiumStreamer
+import Testing
+
+/// What `--web` serves: the page from `web/`, the publication's resources from its package, its manifest
+/// and cover; everything else 404.
+@Suite struct ReadAlongSiteTests {
+    let site: ReadAlongSite
+
+    init() throws {
+        let publication = try EPUBParser().parse(container: ZIPContainer(url: URL(fileURLWithPath: SpeakCommandTests.sampleEPUB)))
+        site = ReadAlongSite(publication: publication, pageFolder: Corpus.projectRoot.appendingPathComponent("web"))
+    }
+
+    @Test func thePageAndItsScriptsComeFromTheWebFolder() throws {
+        let page = site.response(to: "/")
+        #expect(page.status == 200)
+        #expect(page.contentType == "text/html; charset=utf-8")
+        #expect(String(decoding: page.body, as: UTF8.self).contains("/raudio/readalong.js"))
+        let script = site.response(to: "/raudio/resolver.js?v=1")
+        #expect(script.status == 200)
+        #expect(script.contentType.hasPrefix("text/javascript"))
+        #expect(String(decoding: script.body, as: UTF8.self).contains("RAudioResolver"))
+        #expect(!script.isPublicationContent)
+    }
+
+    @Test func aResourceIsServedFromThePackageAsDeclared() throws {
+        let chapter = site.response(to: "/publication/EPUB/chapter-1.xhtml")
+        #expect(chapter.status == 200)
+        #expect(chapter.contentType == "application/xhtml+xml")
+        #expect(String(decoding: chapter.body, as: UTF8.self).contains("She watched it until the rain hid everything."))
+        #expect(chapter.isPublicationContent, "its scripts are disabled by the server")
+        let manifest = site.response(to: "/publication/manifest.json")
+        #expect(manifest.status == 200)
+        let json = try JSONParser.parse(manifest.body)
+        #expect(json.objectValue?["metadata"]?.objectValue?["title"]?.stringValue == "The Lighthouse Keeper")
+    }
+
+    @Test(arguments: ["/publication/EPUB/missing.xhtml", "/publication/../../etc/passwd", "/publication/EPUB/%2E%2E/%2E%2E/%2E%2E/etc/passwd",
+                      "/raudio/../Package.swift", "/raudio/.hidden", "/raudio/", "/elsewhere", "/cover"])
+    func anythingElseIsNotFound(path: String) {
+        let response = site.response(to: path)
+        #expect(response.status == 404, "\(path)")
+        #expect(String(decoding: response.body, as: UTF8.self).hasPrefix("raudio: not found"))
+    }
+
+    @Test func withoutAPublicationOnlyThePageIsServed() {
+        let bare = ReadAlongSite(publication: nil, pageFolder: site.pageFolder)
+        #expect(bare.response(to: "/").status == 200)
+        #expect(bare.response(to: "/publication/EPUB/chapter-1.xhtml").status == 404)
+        #expect(bare.response(to: "/publication/manifest.json").status == 404)
+    }
+
+    @Test func theWebFolderIsFoundLikeTheVoicePresets() throws {
+        let found = try #require(ReadAlongSite(publication: nil, environment: [:]))
+        #expect(found.pageFolder.lastPathComponent == "web")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-web-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let chosen = try #require(ReadAlongSite(publication: nil, environment: ["RAUDIO_WEB": elsewhere.path]))
+        #expect(chosen.pageFolder.standardizedFileURL.path.trimmingSuffix("/") == elsewhere.standardizedFileURL.path.trimmingSuffix("/"))
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+"""page-test: raudio's read-along page (`--web`) in a real browser, headless Chromium driven by chromedriver.
+
+Every check runs the real raudio binary, which serves the page and the publication, speaking or playing to the
+null output in real time, and a real Chromium showing the page:
+
+  live        while `raudio speak BOOK --web` speaks, the text the page highlights for each `range` event is the
+              event's word: 100 % on the sample EPUB, >= 99.5 % on each corpus book (English, French, Arabic
+              right-to-left, Japanese vertical); every miss is listed
+  resolve     every `utterance` and `range` locator of a whole `raudio speak` stream, resolved and highlighted by
+              the page's own code without playing (same thresholds)
+  click       clicking a sentence in the page moves speech there (the next utterance is that sentence)
+  controls    play/pause, the speed menu and next chapter send their commands; the chapter list follows
+  reconnect   the page reconnects by itself when raudio restarts on the same port
+  two-pages   two pages at once both follow every word
+  narration   `raudio play` of an EPUB with media overlays: each `par` read is shaded in the page
+  audiobook   `raudio play book.audiobook --web`: the cover, the chapter list and the position are shown
+  refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
+
+Usage: page-test.py --raudio PATH [--corpus DIR] [--only NAME,...] [--screenshot FILE] [--seconds S]
+Prints one line per check, then `readalong: N passed, M failed`. Exit 0 when all pass, 1 when one fails,
+2 on a set-up error (no chromium or chromedriver, no raudio). Needs only the Python standard library.
+"""
+
+import argparse
+import base64
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "locators"))
+from webdriver import Browser, SetupError, free_port  # noqa: E402
+
+SAMPLE_EPUB = os.path.join(ROOT, "samples", "lighthouse.epub")
+SAMPLE_AUDIOBOOK = os.path.join(ROOT, "samples", "gull-rock.audiobook")
+CORPUS_BOOKS = [  # (path in the corpus, what it covers)
+    ("epub/idpf-epub3-samples/wasteland.epub", "English, inline markup"),
+    ("epub/idpf-epub3-samples/sous-le-vent.epub", "French"),
+    ("epub/idpf-epub3-samples/regime-anticancer-arabic.epub", "Arabic, right to left"),
+    ("epub/idpf-epub3-samples/kusamakura-japanese-vertical-writing.AUDIO-MISSING.epub", "Japanese, vertical"),
+]
+NARRATED_BOOK = "epub/w3c-epub-tests/mol-audio.epub"
+CORPUS_MINIMUM = 99.5
+
+
+class Failure(Exception):
+    pass
+
+
+class Player:
+    """raudio with `--web`, its events collected from stdout, commands written to stdin."""
+
+    def __init__(self, raudio, arguments, port=0):
+        environment = dict(os.environ, RAUDIO_NO_STATE="1")
+        self.process = subprocess.Popen(
+            [raudio] + arguments + ["--web", "--web-port", str(port), "--json", "--no-mpris"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+        self.events, self.stderr = [], []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read_events, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self.url = self.wait_for(lambda event: event["type"] == "listening" and "page" in event, 20)["page"]
+
+    def _read_events(self):
+        for line in self.process.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            with self.lock:
+                self.events.append(event)
+
+    def _read_stderr(self):
+        for line in self.process.stderr:
+            self.stderr.append(line.decode(errors="replace").rstrip())
+
+    def of_type(self, kind):
+        with self.lock:
+            return [event for event in self.events if event.get("type") == kind]
+
+    def wait_for(self, predicate, seconds, start=0):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            with self.lock:
+                for event in self.events[start:]:
+                    if predicate(event):
+                        return event
+            if self.process.poll() is not None and time.time() > deadline - seconds + 1:
+                with self.lock:
+                    found = [event for event in self.events[start:] if predicate(event)]
+                if found:
+                    return found[0]
+                raise Failure("raudio exited (%s): %s" % (self.process.returncode, " | ".join(self.stderr[-3:])))
+            time.sleep(0.05)
+        raise Failure("raudio: no such event within %d s; stderr: %s" % (seconds, " | ".join(self.stderr[-3:])))
+
+    def send(self, line):
+        try:
+            self.process.stdin.write((line + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def quit(self):
+        self.send("quit")
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise Failure("raudio did not quit within 15 s")
+
+
+class Page:
+    """The read-along page in the browser's current window."""
+
+    def __init__(self, browser, url):
+        self.browser = browser
+        browser.open(url)
+        self.wait(lambda: self.state("connected") and self.state("hellos") > 0, 15, "the page did not connect")
+
+    def state(self, name):
+        return self.browser.run("return window.raudioPage && window.raudioPage[arguments[0]];", name)
+
+    def wait(self, condition, seconds, message):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if condition():
+                return
+            time.sleep(0.1)
+        raise Failure(message)
+
+
+def compare(range_events, log, minimum, label):
+    """Lines describing the page's highlights against raudio's `range` events; raises Failure under minimum."""
+    if not log:
+        raise Failure("%s: the page highlighted no word" % label)
+    expected = range_events[-len(log):]
+    if len(expected) != len(log):
+        raise Failure("%s: the page logged %d words, raudio sent %d" % (label, len(log), len(range_events)))
+    misses = []
+    for index, (event, entry) in enumerate(zip(expected, log)):
+        word = event["locator"].get("text", {}).get("highlight")
+        if entry["highlight"] != word:
+            raise Failure("%s: event %d out of step: page had %r, raudio sent %r" % (label, index, entry["highlight"], word))
+        if word is None:
+            # An image or another element without text (its alternative text is spoken): the page must find
+            # the element, as Readium does; there is no text to highlight.
+            if entry["status"] != "element":
+                misses.append("element %s not found (%s)" % (event["locator"]["locations"].get("cssSelector"), entry["status"]))
+        elif entry["painted"] != word:
+            misses.append("%r highlighted as %r (%s) in %s" % (word, entry["painted"], entry["status"], event["locator"]["href"]))
+    percent = 100.0 * (len(log) - len(misses)) / len(log)
+    line = "%s: %d of %d words highlighted exactly (%.2f %%)" % (label, len(log) - len(misses), len(log), percent)
+    for miss in misses[:20]:
+        line += "\n    miss: " + miss
+    if percent < minimum:
+        raise Failure(line)
+    return line
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def check_live(browser, raudio, book, minimum, seconds, label):
+    player = Player(raudio, ["speak", book, "--output", "null", "--realtime", "--speed", "3"])
+    try:
+        page = Page(browser, player.url)
+        deadline = time.time() + seconds
+        while time.time() < deadline and player.process.poll() is None:
+            time.sleep(0.25)
+        if player.process.poll() is None:
+            player.quit()
+        time.sleep(0.5)  # the last events reach the page
+        log = browser.run("return window.raudioPage.log.map(e => ({highlight: e.highlight, status: e.status, painted: e.painted}));")
+        return compare(player.of_type("range"), log, minimum, label)
+    finally:
+        if player.process.poll() is None:
+            player.process.kill()
+
+
+def check_resolve(browser, raudio, book, minimum, label):
+    rendered = subprocess.run([raudio, "speak", book, "--output", "null", "--json", "--no-mpris"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=900, env=dict(os.environ, RAUDIO_NO_STATE="1"))
+    events = [json.loads(line) for line in rendered.stdout.decode().splitlines() if line.startswith("{")]
+    locators = [event["locator"] for event in events if event.get("type") in ("utterance", "range")]
+    if not locators:
+        raise Failure("%s: raudio speak gave no locators (exit %d)" % (label, rendered.returncode))
+    player = Player(raudio, ["speak", book, "--output", "null", "--realtime"])
+    try:
+        player.send("pause")
+        Page(browser, player.url)
+        results = browser.run_async(
+            "const done = arguments[arguments.length - 1]; window.raudioPage.check(arguments[0]).then(done);", locators)
+    finally:
+        player.quit()
+    misses = ["%r: %s, highlighted %r (%s)" % (locator.get("text", {}).get("highlight"), result["status"], result["painted"], locator["href"])
+              for locator, result in zip(locators, results) if not exact(locator, result)]
+    percent = 100.0 * (len(locators) - len(misses)) / len(locators)
+    line = "%s: %d of %d utterance and range locators highlighted exactly by the page (%.2f %%)" % (
+        label, len(locators) - len(misses), len(locators), percent)
+    for miss in misses[:20]:
+        line += "\n    miss: " + miss
+    if percent < minimum:
+        raise Failure(line)
+    return line
+
+
+def exact(locator, result):
+    """Whether the page highlighted exactly the locator's text (found its element, for one without text)."""
+    highlight = locator.get("text", {}).get("highlight")
+    return result["status"] == "element" if highlight is None else result["painted"] == highlight
+
+
+TARGET_SENTENCE = "She watched it until the rain hid everything."
+
+
+def check_click(browser, raudio):
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("sentences") or []) > 0, 15, "no sentence shown")
+        # Where the sentence is on the screen: the frame's offset plus the sentence's first box in the frame.
+        point = browser.run("""
+            const frame = document.getElementById('content');
+            const doc = frame.contentDocument;
+            const outcome = RAudioResolver.resolve(doc, {href: '', locations: {cssSelector: '#p2'}, text: {highlight: arguments[0]}});
+            if (!outcome.range) return null;
+            const box = outcome.range.getClientRects()[0], at = frame.getBoundingClientRect();
+            return [Math.round(at.left + box.left + box.width / 2), Math.round(at.top + box.top + box.height / 2)];""",
+                            TARGET_SENTENCE)
+        if not point:
+            raise Failure("click: the target sentence is not in the page")
+        start = len(player.events)
+        browser.click_at(point[0], point[1])
+        event = player.wait_for(lambda e: e["type"] == "utterance" and e["locator"]["text"].get("highlight") == TARGET_SENTENCE, 10, start)
+        skipped = [e["text"] for e in player.of_type("utterance")][:-1]
+        return "click: clicking %r at %s moved speech there (%d utterances before it)" % (event["text"], point, len(skipped))
+    finally:
+        player.quit()
+
+
+def check_controls(browser, raudio):
+    """The page's buttons and speed menu send their commands: pause, play, speed, next chapter."""
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("log") or []) > 0, 15, "controls: no word highlighted")
+        steps = []
+        start = len(player.events)
+        browser.run("document.getElementById('toggle').click();")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "paused", 10, start)
+        steps.append("paused")
+        start = len(player.events)
+        browser.run("document.getElementById('toggle').click();")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "playing", 10, start)
+        steps.append("playing")
+        start = len(player.events)
+        browser.run("const s = document.getElementById('speed'); s.value = '1.5'; s.dispatchEvent(new Event('change'));")
+        player.wait_for(lambda e: e["type"] == "settings" and e.get("speed") == 1.5, 10, start)
+        steps.append("speed 1.5")
+        start = len(player.events)
+        browser.run("document.getElementById('chapter-next').click();")
+        event = player.wait_for(lambda e: e["type"] == "chapter" and e.get("index") == 2, 10, start)
+        page.wait(lambda: browser.run("return document.querySelector('#chapters li.current') && "
+                                      "document.querySelector('#chapters li.current').dataset.index === '2';"), 10,
+                  "controls: the chapter list does not mark chapter 2")
+        steps.append("chapter 2 (%s)" % event.get("title"))
+        return "controls: " + ", ".join(steps) + " from the page"
+    finally:
+        player.quit()
+
+
+def check_reconnect(browser, raudio):
+    port = free_port()
+    first = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"], port=port)
+    page = Page(browser, first.url)
+    first.quit()
+    page.wait(lambda: not page.state("connected"), 10, "reconnect: the page did not see raudio stop")
+    second = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"], port=port)
+    try:
+        page.wait(lambda: page.state("connected") and page.state("hellos") >= 2, 15, "reconnect: the page did not reconnect")
+        before = len(page.state("log"))
+        page.wait(lambda: len(page.state("log")) > before, 15, "reconnect: no word highlighted after reconnecting")
+        return "reconnect: the page reconnected to the restarted raudio and follows it again"
+    finally:
+        second.quit()
+
+
+def check_two_pages(browser, raudio):
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime", "--speed", "2"])
+    try:
+        first_window = browser.window()
+        Page(browser, player.url)
+        second_window = browser.new_window()
+        browser.switch_to(second_window)
+        Page(browser, player.url)
+        player.process.wait(120)
+        time.sleep(0.5)
+        lines = []
+        for name, window in (("first", first_window), ("second", second_window)):
+            browser.switch_to(window)
+            log = browser.run("return window.raudioPage.log.map(e => ({highlight: e.highlight, status: e.status, painted: e.painted}));")
+            lines.append(compare(player.of_type("range"), log, 100.0, "two pages, " + name))
+        browser.close_window()
+        browser.switch_to(first_window)
+        return "two-pages: " + "; ".join(line.split(": ", 1)[1] for line in lines)
+    finally:
+        if player.process.poll() is None:
+            player.quit()
+
+
+def check_narration(browser, raudio, corpus):
+    book = os.path.join(corpus, NARRATED_BOOK)
+    if not os.path.exists(book):
+        return None
+    player = Player(raudio, ["play", book, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("sentences") or []) >= 3, 30, "narration: fewer than 3 pars shown")
+        shown = page.state("sentences")
+        bad = [entry for entry in shown if entry["status"] not in ("exact", "element") or not (entry["painted"] or "").strip()]
+        if bad:
+            raise Failure("narration: %d of %d pars not shaded: %s" % (len(bad), len(shown), bad[:3]))
+        return "narration: %d pars of %s shaded as they were read" % (len(shown), os.path.basename(book))
+    finally:
+        player.quit()
+
+
+def check_audiobook(browser, raudio):
+    player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        toc = player.wait_for(lambda e: e["type"] == "toc", 10)
+        page.wait(lambda: browser.run("return !document.getElementById('audiobook').hidden && "
+                                      "document.getElementById('progress').value > 0.03;"), 15, "audiobook: no position shown")
+        shown = browser.run("""return {
+            cover: document.getElementById('cover').naturalWidth,
+            chapters: Array.from(document.querySelectorAll('#chapters li')).map(li => li.textContent),
+            time: document.getElementById('time').textContent};""")
+        titles = [entry["title"] for entry in toc["entries"]]
+        if shown["chapters"] != titles:
+            raise Failure("audiobook: chapters %r, the toc says %r" % (shown["chapters"], titles))
+        if not shown["time"]:
+            raise Failure("audiobook: no time shown")
+        cover = "a %d-pixel-wide cover" % shown["cover"] if shown["cover"] else "no cover (the sample has none)"
+        return "audiobook: %d chapters, position %r, %s" % (len(titles), shown["time"], cover)
+    finally:
+        player.quit()
+
+
+def check_refusals(raudio):
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        port = player.url.rstrip("/").rsplit(":", 1)[1]
+        outcomes = {}
+        for name, path, host in (("rebinding", "/", "attacker.example:%s" % port),
+                                 ("outside", "/publication/../../etc/passwd", None),
+                                 ("unknown", "/publication/EPUB/no-such.xhtml", None),
+                                 ("page", "/", None)):
+            request = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path))
+            if host:
+                request.add_header("Host", host)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    outcomes[name] = response.status
+            except urllib.error.HTTPError as error:
+                outcomes[name] = error.code
+        expected = {"rebinding": 403, "outside": 404, "unknown": 404, "page": 200}
+        if outcomes != expected:
+            raise Failure("refusals: got %r, expected %r" % (outcomes, expected))
+        return "refusals: another Host 403, a path outside the package 404, an unknown resource 404"
+    finally:
+        player.quit()
+
+
+def screenshot(browser, raudio, path):
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        browser.call("POST", "/session/%s/window/rect" % browser.session, {"width": 1100, "height": 640})
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("log") or []) >= 12, 20, "screenshot: no words highlighted")
+        player.send("pause")
+        time.sleep(0.5)
+        image = browser.call("GET", "/session/%s/screenshot" % browser.session)
+        with open(path, "wb") as output:
+            output.write(base64.b64decode(image))
+        return "screenshot: %s" % os.path.relpath(path, ROOT)
+    finally:
+        player.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--raudio", required=True)
+    parser.add_argument("--corpus", default=os.environ.get("RAUDIO_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
+    parser.add_argument("--only", default="", help="comma-separated check names")
+    parser.add_argument("--seconds", type=float, default=20, help="how long each corpus book is followed live")
+    parser.add_argument("--screenshot", help="write a screenshot of the page to this PNG file")
+    arguments = parser.parse_args()
+    if not os.access(arguments.raudio, os.X_OK):
+        print("page-test: no raudio at %s" % arguments.raudio, file=sys.stderr)
+        return 2
+    has_corpus = os.path.isdir(arguments.corpus)
+    if not has_corpus:
+        if os.environ.get("CI"):
+            print("page-test: no corpus at %s (CI is set)" % arguments.corpus, file=sys.stderr)
+            return 2
+        print("page-test: no corpus at %s: corpus books skipped" % arguments.corpus)
+    only = set(filter(None, arguments.only.split(",")))
+
+    checks = [("live", lambda b: check_live(b, arguments.raudio, SAMPLE_EPUB, 100.0, 120, "live, sample"))]
+    for name, what in CORPUS_BOOKS if has_corpus else []:
+        book = os.path.join(arguments.corpus, name)
+        label = "live, %s (%s)" % (os.path.basename(name), what)
+        checks.append(("live", lambda b, book=book, label=label: check_live(b, arguments.raudio, book, CORPUS_MINIMUM, arguments.seconds, label)))
+    checks.append(("resolve", lambda b: check_resolve(b, arguments.raudio, SAMPLE_EPUB, 100.0, "resolve, sample")))
+    for name, what in CORPUS_BOOKS if has_corpus else []:
+        book = os.path.join(arguments.corpus, name)
+        checks.append(("resolve", lambda b, book=book: check_resolve(b, arguments.raudio, book, CORPUS_MINIMUM, "resolve, %s" % os.path.basename(book))))
+    checks += [
+        ("click", lambda b: check_click(b, arguments.raudio)),
+        ("controls", lambda b: check_controls(b, arguments.raudio)),
+        ("reconnect", lambda b: check_reconnect(b, arguments.raudio)),
+        ("two-pages", lambda b: check_two_pages(b, arguments.raudio)),
+        ("audiobook", lambda b: check_audiobook(b, arguments.raudio)),
+        ("refusals", lambda b: check_refusals(arguments.raudio)),
+    ]
+    if has_corpus:
+        checks.append(("narration", lambda b: check_narration(b, arguments.raudio, arguments.corpus)))
+    if arguments.screenshot:
+        checks.append(("screenshot", lambda b: screenshot(b, arguments.raudio, os.path.abspath(arguments.screenshot))))
+
+    try:
+        browser = Browser()
+    except SetupError as error:
+        print("page-test: %s" % error, file=sys.stderr)
+        return 2
+    passed = failed = 0
+    try:
+        for name, check in checks:
+            if only and name not in only:
+                continue
+            started = time.time()
+            try:
+                line = check(browser)
+                if line is None:
+                    continue
+                passed += 1
+                print("ok    %s [%.1f s]" % (line, time.time() - started), flush=True)
+            except (Failure, RuntimeError, subprocess.TimeoutExpired) as error:
+                failed += 1
+                print("FAIL  %s: %s [%.1f s]" % (name, error, time.time() - started), flush=True)
+    finally:
+        browser.close()
+    print("readalong: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

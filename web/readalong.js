@@ -1,0 +1,392 @@
+// raudio's read-along page: shows the publication's own pages in a frame and follows the player's events
+// (docs/events.md) over the WebSocket it was served with: the sentence being read shaded, the word being
+// heard highlighted, kept in view, chapters followed across resources; for narration the `par` being read;
+// for an audiobook the cover, the chapter and the position. Clicking a sentence moves speech there (`go`).
+//
+// Locators are found in the page with RAudioResolver (resolver.js), Readium's rule, the same code that
+// `make locators` checks; highlights use the CSS Custom Highlight API, so the page's DOM is never changed.
+//
+// For tests and benchmarks, `window.raudioPage` keeps what was done: `log` (one entry per `range` event:
+// the word asked, the resolver's status, the text actually highlighted, and when it was painted),
+// `sentences` (the same per `utterance`), `hellos`, `connected`, `goes` (locators sent by clicks).
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const frame = $("content");
+  const HIGHLIGHT_STYLE =
+    "::highlight(raudio-sentence) { background-color: rgba(255, 214, 10, 0.28); }\n" +
+    "::highlight(raudio-word) { background-color: #ffd60a; color: black; }\n";
+
+  const page = (window.raudioPage = {
+    connected: false, hellos: 0, log: [], sentences: [], goes: [], events: 0, mode: null,
+  });
+  let socket = null;
+  let frameHref = null;   // the href (no fragment) loaded or loading in the frame
+  let frameReady = false;
+  let waiting = [];       // [kind, locator, event] met while the frame loads
+  let shownSentence = null;
+  let goCount = 0;
+
+  // ------------------------------------------------------------ connection
+
+  function connect() {
+    socket = new WebSocket("ws://" + location.host + "/ws");
+    socket.onopen = function () { page.connected = true; showConnection(true); };
+    socket.onmessage = function (message) {
+      let event;
+      try { event = JSON.parse(message.data); } catch (e) { return; }
+      page.events += 1;
+      handle(event);
+    };
+    socket.onclose = function () {
+      page.connected = false;
+      showConnection(false);
+      setTimeout(connect, 1000); // raudio restarted, or not yet there: try again
+    };
+  }
+
+  function send(command) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+  }
+
+  function showConnection(online) {
+    const element = $("connection");
+    element.textContent = online ? "connected" : "not connected: retrying…";
+    element.className = online ? "online" : "offline";
+  }
+
+  // ------------------------------------------------------------ events
+
+  function handle(event) {
+    if (page.checking) return;
+    switch (event.type) {
+      case "hello":
+        page.hellos += 1;
+        if (event.publication) showPublication(event.publication);
+        showState(event.state);
+        if (event.locator) follow("place", event.locator, event);
+        send({ command: "toc" });
+        break;
+      case "opened": showPublication(event.publication); break;
+      case "state":
+        showState(event.state);
+        if (event.locator) follow("place", event.locator, event);
+        break;
+      case "utterance":
+        page.mode = event.narration ? "narration" : "speech";
+        follow("sentence", event.locator, event);
+        break;
+      case "range": follow("word", event.locator, event); break;
+      case "position":
+        showPosition(event.locator);
+        if (isAudio(event.locator)) follow("place", event.locator, event);
+        break;
+      case "toc": showChapters(event.entries || []); break;
+      case "chapter": markChapter(event.index, event.title); break;
+      case "settings": showSettings(event); break;
+    }
+  }
+
+  function isAudio(locator) {
+    return !!locator && typeof locator.type === "string" && locator.type.indexOf("audio/") === 0;
+  }
+
+  // ------------------------------------------------------------ following locators
+
+  function follow(kind, locator, event) {
+    if (!locator || !locator.href) return;
+    if (isAudio(locator)) return showAudiobook(locator);
+    const href = locator.href.split("#")[0];
+    if (href !== frameHref) load(href);
+    if (!frameReady) { waiting.push([kind, locator, event]); return; }
+    apply(kind, locator);
+  }
+
+  function load(href) {
+    frameHref = href;
+    frameReady = false;
+    waiting = waiting.filter(function (item) { return item[1].href.split("#")[0] === href; });
+    $("audiobook").hidden = true;
+    frame.hidden = false;
+    frame.onload = function () {
+      const doc = frame.contentDocument;
+      if (!doc) return;
+      const style = doc.createElementNS("http://www.w3.org/1999/xhtml", "style");
+      style.textContent = HIGHLIGHT_STYLE;
+      (doc.head || doc.documentElement).appendChild(style);
+      doc.addEventListener("click", onPageClick);
+      frameReady = true;
+      shownSentence = null;
+      const queued = waiting;
+      waiting = [];
+      queued.forEach(function (item) { apply(item[0], item[1]); });
+    };
+    frame.src = "/publication/" + href;
+  }
+
+  function apply(kind, locator) {
+    const doc = frame.contentDocument;
+    const win = frame.contentWindow;
+    let outcome;
+    try { outcome = RAudioResolver.resolve(doc, locator); } catch (e) { outcome = { s: "error" }; }
+    let range = outcome.range || null;
+    if (!range && outcome.element) {
+      range = doc.createRange();
+      range.selectNodeContents(outcome.element);
+    }
+    const highlight = (locator.text && locator.text.highlight) || null;
+    if (kind === "word") {
+      setHighlight(win, "raudio-word", outcome.s === "exact" ? range : null);
+      const entry = { highlight: highlight, status: outcome.s, painted: highlighted(win, "raudio-word"), paintedAt: null };
+      page.log.push(entry);
+      requestAnimationFrame(function () { entry.paintedAt = performance.timeOrigin + performance.now(); });
+      if (range) keepInView(range);
+      return;
+    }
+    if (kind === "place" && shownSentence) return; // a state's locator: the sentence shown already says where
+    setHighlight(win, "raudio-sentence", range);
+    setHighlight(win, "raudio-word", null);
+    shownSentence = locator;
+    if (kind === "sentence") {
+      page.sentences.push({ highlight: highlight, status: outcome.s, painted: highlighted(win, "raudio-sentence") });
+    }
+    if (range) keepInView(range);
+  }
+
+  function setHighlight(win, name, range) {
+    if (!win || !win.CSS || !win.CSS.highlights) return;
+    if (range) win.CSS.highlights.set(name, new win.Highlight(range));
+    else win.CSS.highlights.delete(name);
+  }
+
+  // The text the highlight `name` covers now, as the page shows it.
+  function highlighted(win, name) {
+    const highlight = win && win.CSS && win.CSS.highlights && win.CSS.highlights.get(name);
+    if (!highlight) return null;
+    let text = "";
+    highlight.forEach(function (range) { text += range.toString(); });
+    return text;
+  }
+
+  // Scrolls the frame so that the range is in view (either axis: vertical writing scrolls sideways).
+  function keepInView(range) {
+    const win = frame.contentWindow;
+    const rect = range.getBoundingClientRect();
+    if (rect.width === 0 && rect.height === 0) return;
+    let dx = 0, dy = 0;
+    if (rect.top < 0 || rect.bottom > win.innerHeight) dy = rect.top - win.innerHeight / 3;
+    if (rect.left < 0 || rect.right > win.innerWidth) dx = rect.left - win.innerWidth / 3;
+    if (dx || dy) win.scrollBy(dx, dy);
+  }
+
+  // For tests: loads each locator's page in the frame and highlights it as a `range` event would be, without
+  // playing; resolves to [{status, painted}] in the order given. Events are not followed meanwhile.
+  page.check = function (locators) {
+    page.checking = true;
+    const results = [];
+    let index = 0;
+    return new Promise(function (resolve) {
+      function next() {
+        while (index < locators.length) {
+          const locator = locators[index];
+          const href = locator.href.split("#")[0];
+          if (href !== frameHref || !frameReady) {
+            if (href !== frameHref) load(href);
+            const previousOnload = frame.onload;
+            frame.onload = function () { previousOnload(); setTimeout(next, 0); };
+            return;
+          }
+          const before = page.log.length;
+          apply("word", locator);
+          const entry = page.log[before];
+          page.log.length = before;
+          results.push({ status: entry.status, painted: entry.painted });
+          index += 1;
+        }
+        page.checking = false;
+        resolve(results);
+      }
+      next();
+    });
+  };
+
+  // ------------------------------------------------------------ clicking a sentence
+
+  function onPageClick(click) {
+    if (page.mode === "audiobook") return;
+    const doc = frame.contentDocument;
+    const caret = doc.caretRangeFromPoint && doc.caretRangeFromPoint(click.clientX, click.clientY);
+    if (!caret) return;
+    const block = blockOf(caret.startContainer);
+    const text = block.textContent;
+    const offset = offsetIn(block, caret.startContainer, caret.startOffset);
+    const language = languageOf(block) || undefined;
+    let chosen = null;
+    const segmenter = new Intl.Segmenter(language, { granularity: "sentence" });
+    for (const segment of segmenter.segment(text)) {
+      if (offset >= segment.index && offset <= segment.index + segment.segment.length) { chosen = segment; break; }
+    }
+    if (!chosen || !chosen.segment.trim()) return;
+    const start = chosen.index + (chosen.segment.length - chosen.segment.trimStart().length);
+    const locator = {
+      href: frameHref,
+      type: "application/xhtml+xml",
+      locations: { cssSelector: selectorOf(block) },
+      text: { highlight: chosen.segment.trim(), before: text.slice(Math.max(0, start - 40), start) },
+    };
+    page.goes.push(locator);
+    goCount += 1;
+    send({ command: "go", locator: locator, id: "page-go-" + goCount });
+  }
+
+  // The nearest element around `node` that is not laid out inline: the paragraph, heading or cell clicked.
+  function blockOf(node) {
+    const win = frame.contentWindow;
+    const body = frame.contentDocument.body || frame.contentDocument.documentElement;
+    let element = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
+    while (element && element !== body) {
+      const display = win.getComputedStyle(element).display;
+      if (display !== "inline" && display !== "contents") return element;
+      element = element.parentElement;
+    }
+    return body;
+  }
+
+  function offsetIn(root, node, offset) {
+    if (node.nodeType !== Node.TEXT_NODE && node.nodeType !== Node.CDATA_SECTION_NODE) {
+      const range = frame.contentDocument.createRange();
+      range.setStart(root, 0);
+      range.setEnd(node, offset);
+      return range.toString().length;
+    }
+    const walker = frame.contentDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_CDATA_SECTION);
+    let total = 0;
+    for (let current = walker.nextNode(); current; current = walker.nextNode()) {
+      if (current === node) return total + offset;
+      total += current.data.length;
+    }
+    return total;
+  }
+
+  function languageOf(element) {
+    for (let current = element; current; current = current.parentElement) {
+      const language = current.getAttribute("lang") || current.getAttributeNS("http://www.w3.org/XML/1998/namespace", "lang");
+      if (language) return language;
+    }
+    return null;
+  }
+
+  // A selector as raudio's locators write them: `#id`, else the path from html by :nth-child.
+  function selectorOf(element) {
+    if (element.id) return "#" + CSS.escape(element.id);
+    const parts = [];
+    for (let current = element; current && current.nodeType === Node.ELEMENT_NODE; current = current.parentElement) {
+      const name = current.localName;
+      if (name === "html" || name === "body") { parts.unshift(name); continue; }
+      let index = 1;
+      for (let sibling = current.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index += 1;
+      parts.unshift(name + ":nth-child(" + index + ")");
+    }
+    return parts.join(" > ");
+  }
+
+  // ------------------------------------------------------------ the rest of the page
+
+  function showPublication(publication) {
+    $("title").textContent = publication.title || "Untitled";
+    document.title = (publication.title || "raudio") + " — read along";
+    const people = (publication.authors || []).concat((publication.narrators || []).map(function (name) { return name + " (narrator)"; }));
+    $("authors").textContent = people.join(", ");
+  }
+
+  function showState(state) {
+    if (state) $("state").textContent = state;
+  }
+
+  function showSettings(event) {
+    if (typeof event.speed === "number") $("speed").value = String(event.speed);
+    if (typeof event.voice === "string") {
+      $("voice-control").hidden = false;
+      if (document.activeElement !== $("voice")) $("voice").value = event.voice;
+    }
+  }
+
+  function showPosition(locator) {
+    if (!locator || !locator.locations) return;
+    const total = locator.locations.totalProgression;
+    let text = typeof total === "number" ? Math.round(total * 100) + " %" : "";
+    const time = (locator.locations.fragments || []).map(function (f) { return /^t=([0-9.]+)/.exec(f); }).find(Boolean);
+    if (time) text = clock(parseFloat(time[1])) + (text ? " · " + text : "");
+    $("time").textContent = text;
+    if (typeof total === "number") $("progress").value = total;
+  }
+
+  function showAudiobook(locator) {
+    page.mode = "audiobook";
+    frame.hidden = true;
+    $("audiobook").hidden = false;
+    if (locator.title) $("chapter-title").textContent = locator.title;
+    showPosition(locator);
+  }
+
+  function showChapters(entries) {
+    const list = $("chapters");
+    list.textContent = "";
+    entries.forEach(function (entry) {
+      const item = document.createElement("li");
+      item.textContent = entry.title || entry.href;
+      item.style.marginLeft = (entry.depth || 0) + "em";
+      item.dataset.index = entry.index;
+      if (entry.current) item.className = "current";
+      item.addEventListener("click", function () { send({ command: "chapter", value: entry.index }); });
+      list.appendChild(item);
+    });
+  }
+
+  function markChapter(index, title) {
+    Array.prototype.forEach.call($("chapters").children, function (item) {
+      item.className = Number(item.dataset.index) === index ? "current" : "";
+    });
+    if (title && page.mode === "audiobook") $("chapter-title").textContent = title;
+  }
+
+  function clock(seconds) {
+    const s = Math.floor(seconds % 60), m = Math.floor(seconds / 60) % 60, h = Math.floor(seconds / 3600);
+    return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
+  }
+
+  // ------------------------------------------------------------ controls
+
+  function setUpControls() {
+    const speed = $("speed");
+    for (let value = 0.5; value <= 3.001; value += 0.25) {
+      const option = document.createElement("option");
+      option.value = String(value);
+      option.textContent = value + "×";
+      speed.appendChild(option);
+    }
+    speed.value = "1";
+    speed.addEventListener("change", function () { send({ command: "speed", value: Number(speed.value) }); });
+    const step = function (forward) {
+      const audio = page.mode === "audiobook";
+      send({ command: audio ? (forward ? "forward" : "back") : (forward ? "next" : "previous") });
+    };
+    $("toggle").addEventListener("click", function () { send({ command: "toggle" }); });
+    $("previous").addEventListener("click", function () { step(false); });
+    $("next").addEventListener("click", function () { step(true); });
+    $("chapter-previous").addEventListener("click", function () { send({ command: "chapter", value: "previous" }); });
+    $("chapter-next").addEventListener("click", function () { send({ command: "chapter", value: "next" }); });
+    $("voice").addEventListener("change", function () {
+      if ($("voice").value.trim()) send({ command: "voice", value: $("voice").value.trim() });
+    });
+    ["en", "en-gb", "en-us", "fr", "de", "es", "it", "he", "ar", "ja"].forEach(function (voice) {
+      const option = document.createElement("option");
+      option.value = voice;
+      $("voices").appendChild(option);
+    });
+    $("cover").addEventListener("error", function () { $("cover").hidden = true; });
+  }
+
+  setUpControls();
+  connect();
+})();
