@@ -38,7 +38,9 @@ output=$(cd / && raudio version)
 [[ "$(head -n 1 <<<"$output")" == "raudio $version" ]] || fail "raudio version printed '$(head -n 1 <<<"$output")'"
 [[ "$(tail -n 1 <<<"$output")" == "voice-presets /usr/share/raudio/voices" ]] \
     || fail "the installed raudio reads its presets from '$(tail -n 1 <<<"$output")', not /usr/share/raudio/voices"
-pass "raudio version: $(head -n 1 <<<"$output"), $(tail -n 1 <<<"$output")"
+grep -qxF "read-along-page /usr/share/raudio/web" <<<"$output" \
+    || fail "the installed raudio serves its read-along page from '$(grep read-along-page <<<"$output")', not /usr/share/raudio/web"
+pass "raudio version: $(head -n 1 <<<"$output"), $(tail -n 1 <<<"$output"), read-along page in /usr/share/raudio/web"
 
 swift_libraries=$(ldd "$raudio" | grep -iE 'swift|Foundation|libdispatch|libBlocksRuntime' || true)
 [[ -z "$swift_libraries" ]] || fail "ldd lists Swift libraries: $swift_libraries"
