@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Where raudio finds the data it ships beside the binary (voice presets, the read-along page): in
