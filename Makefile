@@ -1,15 +1,24 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # raudio: build, test and try it. `make help` lists the targets.
 # Every target that builds first runs scripts/install-deps.sh, which installs only what is missing.
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SAMPLE ?= samples/gull-rock.audiobook
+# The release build is the one that ships: the Swift standard library and Foundation linked into the binary
+# (--static-swift-stdlib), so an installed raudio needs no Swift toolchain, only Debian's C libraries; no
+# $$ORIGIN run path (--disable-local-rpath): it loads no library from beside itself, and Debian forbids one.
+SWIFT_RELEASE = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
+# make install / uninstall: where (DESTDIR is prepended to every path, for packaging).
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release test conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install uninstall install-check deb docs test spdx conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
-	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  %-9s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 deps: ## Install the missing Debian and Python packages (quiet when all are present)
 	@bash scripts/install-deps.sh
@@ -17,16 +26,35 @@ deps: ## Install the missing Debian and Python packages (quiet when all are pres
 build: deps ## Debug build of the raudio command line (.build/debug/raudio)
 	$(SWIFT) build --product raudio
 
-release: deps ## Release build of the raudio command line (.build/release/raudio)
-	$(SWIFT) build -c release --product raudio
+release: deps ## Release build of the raudio command line (.build/release/raudio; Swift runtime linked statically)
+	$(SWIFT_RELEASE) --product raudio
+
+install: release ## Install raudio, its voice presets, man pages and completions into DESTDIR/PREFIX (/usr/local)
+	$(SWIFT_RELEASE) --product generate-manual
+	@RAUDIO_BINARY="$(RELEASE_BIN)/raudio" GENERATE_MANUAL="$(RELEASE_BIN)/generate-manual" \
+		PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh install
+
+uninstall: ## Remove what make install put in DESTDIR/PREFIX (give the same PREFIX)
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh uninstall
+
+install-check: release ## make install into a temporary DESTDIR, run the installed raudio, then make uninstall
+	@bash scripts/test-install.sh
+
+deb: release ## Build build/deb/raudio_VERSION_amd64.deb (dpkg-deb; Depends from dpkg-shlibdeps; lintian)
+	$(SWIFT_RELEASE) --product generate-manual
+	@bash scripts/make-deb.sh "$(RELEASE_BIN)/raudio" "$(RELEASE_BIN)/generate-manual"
 
 CORPUS ?= $(or $(RAUDIO_CORPUS),../shared/corpus)
 
-test: deps ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
+test: deps spdx ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
 	$(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
 	@$(MAKE) --no-print-directory locators
 	@$(MAKE) --no-print-directory readalong SCREENSHOT=build/readalong/page.png
+	@$(MAKE) --no-print-directory install-check
+
+spdx: ## Check that every source file starts with its SPDX licence line (FIX=1 adds the missing ones)
+	@bash scripts/check-spdx.sh $(if $(FIX),--fix)
 
 conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
 	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
@@ -50,8 +78,13 @@ demo: build ## Play the sample audiobook (or render it to build/demo/ without a 
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"
 
 bench: release ## Run the benchmarks against their targets and reference tools; writes BENCHMARKS.md
-	$(SWIFT) build -c release --product raudio-bench
+	$(SWIFT_RELEASE) --product raudio-bench
 	@bash scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+
+DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine
+
+docs: deps ## Build the DocC documentation of the four libraries as static HTML in build/docs (fails on a warning)
+	@bash scripts/docs.sh "$(SWIFT)" build/docs $(DOCC_TARGETS)
 
 samples: deps ## Regenerate samples/ from its text (see samples/README.md)
 	@bash scripts/make-samples.sh

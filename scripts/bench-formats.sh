@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by scripts/bench.sh: the formats FFmpeg decodes (issue 13). Uses bench.sh's helpers (row,
 # not_measured, hyperfine_pair, stats, calc, json_get, quote, shown, make_speech_source, loop_raw).
 

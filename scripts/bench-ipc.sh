@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The IPC transports and the read-along page (issue 16), sourced by scripts/bench.sh: a command's round trip
 # over the unix socket, a `range` event to its highlight painted in Chromium, and the CPU 10 WebSocket
 # clients add (scripts/readalong/bench-ipc.py measures; this turns its JSON into rows).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The listening state (issue 14), sourced by scripts/bench.sh: a store of 10,000 books, the start-up it
 # adds to `raudio play`, the cost of saving positions against the client CPU of playing, its size.
 

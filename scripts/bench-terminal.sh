@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The terminal player (issue 15), sourced by scripts/bench.sh: what the live display adds to the client
 # CPU of `raudio play` into PulseAudio, and how often it draws.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make bench`: measures raudio against its targets and the reference tools, side by side in one run,
 # and writes BENCHMARKS.md (one table per issue: figure, target, measured, ratio/verdict, command).
 #

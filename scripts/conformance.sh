@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make conformance`: runs raudio over every file of the corpus (and any extra directory) and fails on
 # a crash (exit by signal), a hang (time limit), an exit code outside the documented set, or a
 # non-zero exit without a message on stderr. Writes the table to docs/CONFORMANCE.md.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make demo`: plays the sample audiobook, or says what stands in the way and does the next best thing.
 #
 #   - `raudio play` exists and a PulseAudio server answers (`pactl info`): plays the book aloud;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Generates Sources/ReadiumStreamer/XML/HTMLEntities+Table.swift from Python's html.entities.html5.
 
 Only the names that end with ';' are kept: XML text needs the semicolon, and the legacy forms without

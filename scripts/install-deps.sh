@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what raudio needs to build, test and run on Debian 12, and only what is missing.
 #
 # Quiet and fast when everything is present (it runs before every `make test`). When a Debian package
@@ -31,6 +32,9 @@ APT_PACKAGES=(
     libsystemd-dev playerctl dbus-daemon dbus-bin libglib2.0-bin systemd
     # Terminal player tests: a real terminal to type into and read from.
     tmux
+    # Installing and packaging (make install, make deb, their CI check): man to read the generated pages,
+    # bash-completion to load the completions, dpkg-shlibdeps (dpkg-dev) for Depends, lintian, gzip.
+    man-db bash-completion dpkg-dev lintian gzip
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

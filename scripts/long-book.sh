@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by scripts/bench.sh and scripts/soak.sh: the generated 10-hour test audiobook.
 
 # make_long_book BOOK_DIR LOG_FILE: writes to BOOK_DIR (once; reused when its manifest exists) a 10-hour

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Zips samples/<name>-epub/ into samples/<name>.epub: `mimetype` first and stored (uncompressed), as the
 # EPUB OCF spec requires, then everything else deflated. Reproducible: fixed timestamps, sorted entries.
 # Usage: scripts/make-sample-epub.sh [NAME]   (default: lighthouse)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes the sample audiobook in samples/ from the text in samples/text/, deterministically.
 #
 # Each text file holds one paragraph a line. Every paragraph is spoken by espeak-ng (22050 Hz mono WAV),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Stops raudio with SIGTERM at random moments and checks each run ends cleanly (not in CI).
 #
 # Usage: scripts/signal-stress.sh RUNS MAX_DELAY_MS RAUDIO_COMMAND...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make soak` (not in CI): long runs to the null output at full speed, sampling memory and file
 # descriptors, and checking they stay flat.
 #   1. a generated 10-hour, 100-track audiobook (8 kb/s mono MP3, distinct files and hrefs, made by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Kills `raudio play` with SIGKILL at random moments, many times, while it saves its position every
 # 50 ms into one listening-state store, then checks the store with SQLite's PRAGMA integrity_check.
 #

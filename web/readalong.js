@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // raudio's read-along page: shows the publication's own pages in a frame and follows the player's events
 // (docs/events.md) over the WebSocket it was served with: the sentence being read shaded, the word being
 // heard highlighted, kept in view, chapters followed across resources; for narration the `par` being read;

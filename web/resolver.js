@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // raudio's locator resolver: finds the DOM Range a Readium text locator designates in one content document.
 //
 // It follows the rule Readium documents for a text locator (and that its navigators apply to TTS and

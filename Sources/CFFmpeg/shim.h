@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CFFMPEG_SHIM_H
 #define RAUDIO_CFFMPEG_SHIM_H
 // FFmpeg's demuxers and decoders (Debian's libavformat, libavcodec, libavutil; FFmpeg 5.1 on Debian 12).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CFLAC_SHIM_H
 #define RAUDIO_CFLAC_SHIM_H
 // libFLAC's stream decoder (Debian's libflac-dev, libFLAC 1.4): native FLAC files.

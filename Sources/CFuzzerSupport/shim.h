@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CFUZZERSUPPORT_SHIM_H
 #define RAUDIO_CFUZZERSUPPORT_SHIM_H
 // Header only: libFuzzer's entry point, defined by the runtime that `-sanitize=fuzzer` links in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CGLIBCMALLOC_SHIM_H
 #define RAUDIO_CGLIBCMALLOC_SHIM_H
 // glibc's allocator controls (mallopt, malloc_trim, mallinfo2): <malloc.h> is not part of the

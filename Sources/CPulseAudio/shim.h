@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CPULSEAUDIO_SHIM_H
 #define RAUDIO_CPULSEAUDIO_SHIM_H
 // One module for both libpulse and libpulse-simple: two modules including the same pulse headers made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef RAUDIO_CSYSTEMDBUS_SHIM_H
 #define RAUDIO_CSYSTEMDBUS_SHIM_H
 // sd-bus, libsystemd's D-Bus client, for the MPRIS server (RAudioEngine/DBus). Only its non-variadic

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioEngine
 import ReadiumShared
 
 /// The `raudio` command line: a root command with one subcommand per task.
@@ -7,7 +9,24 @@ public struct RAudioCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "raudio",
         abstract: "A headless audiobook and text-to-speech player for Readium publications.",
-        version: "0.1.0",
+        // Also the DESCRIPTION of `man raudio` (generate-manual reads it from the binary).
+        discussion: """
+            raudio plays Readium audiobooks (.audiobook, manifest.json, folders and ZIPs of audio files, lone \
+            M4B, MP3, Opus, Ogg and FLAC files) and the Media Overlays of EPUBs, and reads EPUBs aloud with \
+            eSpeak NG. At a terminal, play and speak show a player; otherwise they write JSON-lines events on \
+            stdout, each position a Readium Locator, and read commands on stdin. Each subcommand has its own \
+            page: man raudio.play, man raudio.speak, ...
+
+            Environment: RAUDIO_STATE_DIR is where positions, bookmarks and settings are kept (default \
+            $XDG_STATE_HOME/raudio, else ~/.local/state/raudio); RAUDIO_NO_STATE=1 neither resumes nor saves; \
+            RAUDIO_VOICES is a folder of voice presets (default share/raudio/voices beside the binary's bin \
+            folder); PULSE_SERVER names the PulseAudio server; NO_COLOR turns the player's colours off.
+
+            Exit status: 0 success; 64 usage (a bad option, an unknown voice); 65 bad data (an unreadable, \
+            corrupt, unsupported or protected publication); 66 input not found; 69 audio server unavailable; \
+            70 internal error; 73 output cannot be created; 74 I/O error while writing output.
+            """,
+        version: RAudioVersion.current,
         subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self]
     )
 

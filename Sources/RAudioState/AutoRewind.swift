@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How far back to start after a pause, by how long the pause lasted, as audiobook players do: the
 /// listener has lost the thread a little after minutes, more after hours.
 public struct AutoRewind: Sendable, Equatable {

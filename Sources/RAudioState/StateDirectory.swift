@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Where the listening state lives: `--state-dir`, else `$RAUDIO_STATE_DIR`, else

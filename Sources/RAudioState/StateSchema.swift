@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import GRDB
 
 /// The store's tables, created and upgraded by versioned migrations (never edit a shipped one: add

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The command line of `raudio-bench`: a subcommand, positional paths and `--name value` options.
 ///
 /// Plain `CommandLine.arguments` parsing: the benchmark binary stays free of the CLI's dependencies.

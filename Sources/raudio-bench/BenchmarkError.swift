@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a benchmark did not produce its figure; `BenchmarkRunner` turns it into an exit status.
 enum BenchmarkError: Error, CustomStringConvertible {
     /// A bad command line (exit 64).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumNavigator
 
 /// A null output that compares what it is given, sample by sample, with the concatenation of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// When this process started, read from `/proc/self/stat` (field 22, `starttime`, in clock ticks

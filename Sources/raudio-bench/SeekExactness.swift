@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumNavigator
 
 /// Compares what a decoder reads after seeking with what a straight decode gives at the same frames.

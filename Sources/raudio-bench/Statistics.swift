@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Median, minimum and maximum of repeated timings, as the JSON the script reads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 // raudio-bench: the in-process measurements of `make bench` (scripts/bench.sh).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // raudio-fuzz: libFuzzer drivers for raudio's parsers. `make fuzz` builds it with
 // `-sanitize=fuzzer,address -DFUZZING` into .build-fuzz; a plain `swift build` gets a stub that says so.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumStreamer
 
 /// Resolves the selectors the content extractor writes (`#id`, or `html > body > p:nth-child(3)`)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// TCP on 127.0.0.1 for the test servers: free ports, listening sockets, connections.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Runs a program to completion for a test, with optional stdin, and returns what it printed.

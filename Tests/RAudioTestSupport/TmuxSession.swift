@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A real terminal for tests: a tmux server of its own (a private socket), one window of a given size

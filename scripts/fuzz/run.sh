@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every raudio-fuzz target (or those named) for FUZZ_SECONDS each; prints execs/s and coverage.
 #
 # usage: scripts/fuzz/run.sh BINARY CORPUS_DIR [TARGET...]

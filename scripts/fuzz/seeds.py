@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Copies fuzzing seeds for each raudio-fuzz target from the corpus into build/fuzz/seeds/TARGET/.
 
 usage: seeds.py CORPUS_DIR OUT_DIR [EVENTS_MD]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """browser-check: does every locator raudio emits designate exactly the spoken text in a real browser?
 
 For each EPUB, run `raudio text BOOK --unit U` (and, with --speak/--narrate, collect the locators of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `make locators`: resolves every locator raudio emits for the corpus EPUBs and the sample EPUB in headless
 # Chromium, as a visual navigator would (scripts/locators/browser-check.py), and writes the figures as the
 # section "## Locators in a browser" of docs/CONFORMANCE.md (replacing it; the rest is make conformance's).

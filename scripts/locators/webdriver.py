@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Headless Chromium through chromedriver's W3C WebDriver endpoint, with only the Python standard library.
 
 Used by browser-check.py (`make locators`) and scripts/readalong/page-test.py (the read-along page's tests).

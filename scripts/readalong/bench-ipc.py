@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """bench-ipc: the IPC and read-along figures of `make bench` (issue 16), printed as one JSON object.
 
   ack        a command written to the unix socket (`--ipc unix:PATH`) to its `ack` read back, one at a time,

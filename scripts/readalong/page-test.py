@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """page-test: raudio's read-along page (`--web`) in a real browser, headless Chromium driven by chromedriver.
 
 Every check runs the real raudio binary, which serves the page and the publication, speaking or playing to the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the test suite under AddressSanitizer (with LeakSanitizer) and/or ThreadSanitizer.
 #
 # usage: scripts/sanitizers/run.sh [address|thread|all] [swift test options, e.g. --filter X]

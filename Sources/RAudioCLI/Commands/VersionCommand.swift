@@ -1,11 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import RAudioEngine
 
-/// `raudio version`: the raudio version and the C libraries it is linked against.
+/// `raudio version`: the raudio version, the C libraries it is linked against, and where its data comes from.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
-        abstract: "Print raudio's version and the versions of the C libraries it uses."
+        abstract: "Print raudio's version, the versions of the C libraries it uses and its voice presets folder.",
+        discussion: """
+            The first line is "raudio VERSION"; then one line per C library, "NAME VERSION"; the last line \
+            before last is "read-along-page FOLDER" (the web/ folder --web serves, or "read-along-page not \
+            found"); the last is "voice-presets FOLDER" (or "voice-presets built-in" when no voices/ folder \
+            was found).
+            """
     )
 
     func run() {
@@ -13,5 +20,7 @@ struct VersionCommand: ParsableCommand {
         for library in LinkedLibraries.versions() {
             print("\(library.name) \(library.version)")
         }
+        print("read-along-page \(InstalledDataFolder.find("web", variable: "RAUDIO_WEB")?.path ?? "not found")")
+        print("voice-presets \(VoicePresets.load().folder?.path ?? "built-in")")
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// What the MPRIS methods and writable properties ask of the player, in the words stdin takes

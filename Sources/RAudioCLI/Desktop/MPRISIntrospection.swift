@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The introspection XML of `/org/mpris/MediaPlayer2`, answered to
 /// `org.freedesktop.DBus.Introspectable.Introspect` (playerctl and GNOME Shell read it to build proxies).
 enum MPRISIntrospection {

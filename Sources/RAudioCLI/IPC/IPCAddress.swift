@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 
 /// `--ipc`: where the IPC server listens, a unix socket or a WebSocket address.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// What a client is told on connecting: the publication of the last `opened`, the last state and locator.

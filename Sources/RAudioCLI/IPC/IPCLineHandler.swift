@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import NIOCore
 
 /// Reads a unix-socket client's commands, one JSON or words line each, and hands them to the session.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
 import RAudioState
@@ -10,7 +11,7 @@ struct PlaySession {
     let path: String
     let options: PlaybackOptions
     var narration = NarrationOptions()
-    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all) }
+    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer) }
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
     /// or of a clip, a signal, or a fatal error. Returns the exit status.

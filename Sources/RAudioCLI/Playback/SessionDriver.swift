@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The part of a streaming session `raudio play` and `raudio speak` share: prints `opened`, moves to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumNavigator
 
 /// Everything a streaming session reacts to, merged into one stream so one loop handles it in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Turns SIGINT, SIGTERM and SIGHUP (the terminal went away: treated like SIGTERM) into an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A session's sleep timer: a wall-clock deadline after which playback fades out over its last
 /// `fadeSeconds` and pauses (it does not quit: the position is saved by the pause, and `play`
 /// goes on). Ticks four times a second while set, into the session's input stream, so that the

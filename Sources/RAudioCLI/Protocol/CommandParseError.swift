@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a stdin command line was refused: a stable code for programs, a message for people.
 ///
 /// The message quotes (truncated) what was wrong and says what to type instead. The CLI answers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A command read from stdin while `raudio play` or `raudio speak` runs, one per line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One parsed stdin line: a command and the `id` the client gave it, to echo in the answer.
 public struct PlayerCommandRequest: Sendable, Hashable {
     public var command: PlayerCommand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a `sleep` command or `--sleep` asks of the sleep timer.
 public enum SleepRequest: Sendable, Hashable {
     /// Pause after this many seconds from now.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Reads times and numbers as people type them, strictly: no hex, no exponent, no `nan` or `inf`.
 enum TimeParser {
     /// Seconds from `h:mm:ss`, `mm:ss` or `ss`, each with optional decimals on the seconds

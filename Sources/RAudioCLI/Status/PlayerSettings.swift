@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The settings a listener changes while listening, as `settings` events report them.
 struct PlayerSettings: Equatable, Sendable {
     var speed: Double = 1

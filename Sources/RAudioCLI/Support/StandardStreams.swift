@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Writes to stdout and stderr with POSIX `write`, so a closed pipe is an error to handle, not a crash.

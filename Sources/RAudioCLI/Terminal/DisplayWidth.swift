@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How many terminal columns text takes: 2 for East Asian wide and fullwidth characters and emoji,
 /// 0 for combining marks and format characters, 1 otherwise, counted per grapheme cluster.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A key the terminal player reacts to.
 enum Key: Equatable, Sendable {
     case character(Character)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The sentence being spoken, broken into lines for the display with the word being heard highlighted
 /// and the rest of the sentence shaded.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a piece of the display looks.
 enum TextStyle: Equatable, Sendable {
     case plain, bold, dim, highlight, shaded, warning, error, accent, selected

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a key does in the terminal player: a command of the protocol (the same words stdin takes),
 /// or a change of what the display shows.
 enum TerminalAction: Equatable, Sendable {

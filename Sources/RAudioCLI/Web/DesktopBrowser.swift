@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// `--open`: shows a URL in the desktop's browser with `xdg-open`, without waiting for it.

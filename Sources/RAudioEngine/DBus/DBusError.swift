@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A failed sd-bus call: which C function failed and its status (a negative errno).

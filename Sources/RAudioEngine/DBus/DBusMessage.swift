@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSystemdBus
 
 /// One sd-bus message (a method call received, or a reply or signal being built), owning a reference.

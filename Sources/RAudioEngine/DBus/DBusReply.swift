@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How an object answers a method call.
 public enum DBusReply: Sendable {
     /// A method return with these values as its body (none for a method that returns nothing).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A D-Bus value of the few types MPRIS needs, with its type signature.
 ///
 /// Built by the code that answers method calls and emits signals; `DBusMessage.append(_:)` writes it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Converts FFmpeg's decoded sample formats to interleaved Float32, as its command line's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How far back a Layer III frame may reach for its data: the bit reservoir, in frames.
 ///
 /// A Layer III frame's main data may start up to `main_data_begin` bytes before the frame itself

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The 4-byte header of one MPEG audio frame (MPEG-1, 2 or 2.5; layer I, II or III), parsed in Swift.
 ///
 /// Used to recognize MP3 content and to find the Xing/Info/VBRI tag of the first frame; decoding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The Xing/Info (LAME) or VBRI header in the first frame of an MP3, when there is one.

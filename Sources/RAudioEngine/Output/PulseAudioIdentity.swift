@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CPulseAudio
 
 /// How raudio and what it plays present themselves to a Linux desktop (volume mixers, media controls).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CPulseAudio
 
 /// What libpulse's callbacks tell the thread waiting on the threaded mainloop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Audio gathered for one `pa_stream_write`: about one server request (`minreq`) of bytes.
 ///
 /// Not thread-safe: `PulseAudioSink` touches it only with the mainloop lock held.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Sleeps the writing thread so that audio written keeps the pace of the clock (`--realtime`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A first-in first-out buffer of Float samples that reuses its storage.
 ///
 /// Grows (doubling) only when a push does not fit, so a steady stream stops allocating after the first

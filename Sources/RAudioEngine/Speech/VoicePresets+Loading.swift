@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 extension VoicePresets {
@@ -10,12 +11,17 @@ extension VoicePresets {
         public var warnings: [String]
     }
 
-    /// The folders searched for presets, in order; the first that exists is used.
+    /// The folders searched for presets, in order; the first that exists is used
+    /// (`InstalledDataFolder.searchPath(for:variable:environment:executable:)` for `voices`):
     ///
     /// 1. `$RAUDIO_VOICES`;
-    /// 2. `<folder of the raudio binary>/../share/raudio/voices` (an installed raudio);
-    /// 3. `voices/` of the source tree, found by walking up from the binary to a `Package.swift`,
-    ///    then from this source file's location (development and tests).
+    /// 2. `<folder of the raudio binary>/../share/raudio/voices`: an installed raudio, whatever its prefix
+    ///    (`make install PREFIX=...` puts the binary in `PREFIX/bin` and the presets in `PREFIX/share/raudio`);
+    /// 3. `voices/` of the source tree, found by walking up from the binary to a `Package.swift`
+    ///    (a `swift build` binary);
+    /// 4. `raudio/voices` in each folder of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`): the
+    ///    presets of an installed raudio for a binary copied elsewhere;
+    /// 5. `voices/` of the source tree found from this source file's location (tests).
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment, executable: URL? = currentExecutable) -> [URL] {
         InstalledDataFolder.searchPath(for: "voices", variable: "RAUDIO_VOICES", environment: environment, executable: executable)
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The voice presets raudio speaks with: a default voice, rate and pitch per language.

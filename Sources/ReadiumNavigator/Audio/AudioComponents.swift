@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// What the engine plugs into a navigator: decoders, the output, speed and resampling, duration probes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Decodes one audio resource to interleaved Float32 PCM (see `PCMFormat`).

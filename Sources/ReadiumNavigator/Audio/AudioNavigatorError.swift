@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a navigator cannot be made or cannot go somewhere.
 public struct AudioNavigatorError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable {

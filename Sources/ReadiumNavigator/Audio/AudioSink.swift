@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where rendered PCM goes: PulseAudio, a WAV file, or nowhere.
 ///
 /// A sink is used by the render thread only (not thread-safe unless an implementation says so).

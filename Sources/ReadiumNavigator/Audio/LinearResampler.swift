@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A plain linear-interpolation resampler with channel mapping, in pure Swift.
 ///
 /// The engine uses libsoxr; this is the fallback when soxr cannot be created for a format, so that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// An `AudioDecoder` over PCM already in memory, such as a `SynthesizedUtterance`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The shape of PCM audio flowing through the engine.
 ///
 /// Samples are always 32-bit floats in [-1, 1], interleaved by channel (L R L R ... for stereo).

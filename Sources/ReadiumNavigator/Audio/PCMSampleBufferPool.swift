@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// A few sample buffers kept for reuse, so that speech does not allocate (and the kernel fault in and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Publication time across the tracks of an audiobook, and the locators of positions in it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The reading order of a publication as items for an `AudioRenderer`: opens each track's resource

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Converts PCM from one `PCMFormat` to another: sample rate and channel count.
 ///
 /// Used when a sink cannot follow a format change (a WAV file keeps its first format) or when tracks of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Changes the playback speed of PCM while keeping its pitch (time-stretching).
 ///
 /// A processor is owned by the render thread and is not thread-safe. Frames go in with `push`, come out

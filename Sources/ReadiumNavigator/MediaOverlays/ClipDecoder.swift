@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Presents the frames `begin..<end` of a shared decoder as a decoder of its own (one media overlay clip).

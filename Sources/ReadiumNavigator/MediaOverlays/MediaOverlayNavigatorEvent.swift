@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// What a `MediaOverlayNavigator` tells its listeners, in order, on `events`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// One step of a narrated book: a media overlay `par` (an audio clip, or text-to-speech when it has

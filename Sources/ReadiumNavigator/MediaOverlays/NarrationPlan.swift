@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Every `NarrationItem` of a publication, in reading order: the `par`s of each media overlay, and

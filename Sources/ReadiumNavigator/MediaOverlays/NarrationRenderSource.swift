@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The items of a `NarrationPlan` for an `AudioRenderer`: each media overlay `par` is its audio clip

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Narration time: the recorded clips of a `NarrationPlan`'s items, back to back, in plan order.
 ///
 /// An item's duration is its clip's (`clipEnd - clipBegin`, from the SMIL, whether or not the audio

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// A clock that moves only when told: the deterministic stand-in for `SystemPlaybackClock` in tests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Work the caller must do after an event, returned by `PlaybackStateMachine.handle(_:)`.
 ///
 /// Perform the actions in the order given: for example `drainOutput` comes before the

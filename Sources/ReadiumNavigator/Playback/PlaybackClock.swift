@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A monotonic source of time in seconds, for pacing and position reports.
 ///
 /// Navigators read time only through this protocol, so tests drive them with `ManualClock`.

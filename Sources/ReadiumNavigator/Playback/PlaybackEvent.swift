@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Something that happened to a navigator, fed to `PlaybackStateMachine.handle(_:)`.
 ///
 /// User commands (`play`, `pause`, `toggle`, `stop`, `seek`) and reports from the caller's machinery

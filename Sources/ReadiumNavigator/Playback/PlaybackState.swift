@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a navigator is doing, as reported to listeners (the `state` event of the CLI).
 ///
 /// The same states serve the audiobook `AudioNavigator` and the TTS `PublicationSpeechSynthesizer`.

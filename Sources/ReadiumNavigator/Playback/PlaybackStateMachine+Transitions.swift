@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The transitions behind `PlaybackStateMachine.handle(_:)`, one method per event.
 extension PlaybackStateMachine {
     mutating func play(_ actions: inout [PlaybackAction<Target>]) {

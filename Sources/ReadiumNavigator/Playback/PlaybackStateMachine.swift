@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The play/pause/seek/stop/end logic shared by `AudioNavigator` and `PublicationSpeechSynthesizer`.
 ///
 /// A plain value: feed it events with `handle(_:)` and perform the actions it returns, in order. It

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Maps output frames back to item positions, so that `written - sink.pendingFrames` tells which
 /// media frame is being heard, whatever the speed and resampling.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Commands, performed on the render thread between buffers.
 extension RenderLoop {
     func perform(_ command: RenderCommand) {

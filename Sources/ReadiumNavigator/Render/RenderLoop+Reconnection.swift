@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Surviving an audio server that goes away: stop at the last heard position, make a new sink
 /// every `reconnectInterval` until `components.reconnectTimeout`, then continue from there.
 ///

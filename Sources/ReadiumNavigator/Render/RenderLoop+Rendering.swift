@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Decoding, converting and writing one buffer at a time, gaplessly across items.
 extension RenderLoop {
     /// Decodes one chunk of the current item and writes it; moves to the next item at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A position in the items of a `RenderSource`: an item and a frame at that item's own sample rate.
 public struct RenderPosition: Sendable, Hashable {
     public var item: Int

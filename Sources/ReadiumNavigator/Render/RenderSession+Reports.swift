@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The render thread's reports, turned into state-machine events and the owner's callbacks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The plumbing every navigator shares between its `PlaybackStateMachine` and its `AudioRenderer`:

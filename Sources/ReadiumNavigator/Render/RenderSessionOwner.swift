@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// A navigator actor that owns a `RenderSession`: what differs between the audiobook navigator, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An ordered sequence of items an `AudioRenderer` plays one after another, gaplessly.
 ///
 /// The audiobook navigator's items are the reading order's tracks; the speech synthesizer's are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Applies the volume to rendered samples. Up to 1 it only scales; above 1 (a boost, up to `maximum`)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import ReadiumShared
 
@@ -47,8 +48,13 @@ public actor PublicationSpeechSynthesizer {
     /// Starts the render thread (which makes the sink). Throws `.unknownVoice` for a
     /// `voiceIdentifier` the engine does not have.
     ///
-    /// - Parameter contentWarnings: the log where the content service records malformed resources,
-    ///   reported as `warning` events as the reading reaches them.
+    /// - Parameters:
+    ///   - publication: the publication to read aloud (see `canSpeak(publication:)`).
+    ///   - engine: the speech engine that synthesizes each utterance.
+    ///   - components: the sink, speed processor and resampler the render thread uses.
+    ///   - configuration: the voice, speed, pitch, volume and starting locator.
+    ///   - contentWarnings: the log where the content service records malformed resources,
+    ///     reported as `warning` events as the reading reaches them.
     public init(
         publication: Publication, engine: any TTSEngine, components: AudioComponents,
         configuration: SpeechSynthesizerConfiguration = .init(), contentWarnings: WarningLog? = nil

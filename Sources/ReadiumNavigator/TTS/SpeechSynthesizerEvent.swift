@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// What a `PublicationSpeechSynthesizer` tells its listeners, in order, on `events`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// One utterance of a publication read aloud: its text, where it is, and the language it is in.

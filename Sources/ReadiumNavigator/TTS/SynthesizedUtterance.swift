@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The PCM and word boundaries of one spoken utterance, ready to play.
 ///
 /// A synthesizer opens it as an `AudioDecoder` (`makeDecoder()`) so the render thread plays it like a

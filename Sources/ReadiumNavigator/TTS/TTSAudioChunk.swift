@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A piece of an utterance's PCM as the engine produces it, with the word boundaries settled so far.
 ///
 /// Delivered on the engine's thread while it synthesizes; a consumer that wants to start playing

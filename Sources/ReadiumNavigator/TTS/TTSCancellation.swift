@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Synchronization
 
 /// A flag that stops an utterance being synthesized: set from any thread, polled by the engine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// A text-to-speech engine: lists voices and turns one utterance into PCM and word boundaries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a `TTSEngine` could not list voices or speak an utterance.
 public struct TTSError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// One utterance for a `TTSEngine` to speak: its text, the voice or language, and the prosody.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where a word of an utterance starts in the utterance's PCM.
 ///
 /// The player compares `startFrame` with the frames the output has played, so a word is reported

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Turns a TTS engine's word events into boundaries of whole words, clean and in order.
 ///
 /// Engines report words as positions in the text that are sometimes missing, doubled or beside the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Finds the whole words of an utterance's text, with their offsets in Unicode scalars.
 ///
 /// A word is a run of letters, digits and combining marks; an apostrophe or hyphen between letters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Turns a publication's content, from a starting locator, into numbered utterances on demand.

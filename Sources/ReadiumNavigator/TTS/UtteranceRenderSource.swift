@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The utterances of a publication as items for an `AudioRenderer`: each item is one utterance's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An `audio` element of the content, with its sources (the `src` attribute and `source` children).
 public struct AudioContentElement: ContentElement, Hashable {
     public var locator: Locator

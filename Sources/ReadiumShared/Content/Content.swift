@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The content of a publication from a starting point, iterated element by element.
 ///
 /// Get one with `Publication.content(from:)`. Each call to `iterator()` gives an independent iterator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One semantic element of a publication's content, with the Locator that points at it.
 ///
 /// Implemented by `TextContentElement`, `ImageContentElement`, `AudioContentElement` and

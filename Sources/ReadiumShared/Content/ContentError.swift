@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why content cannot be iterated: an unknown starting href, an unreadable resource...
 public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable {

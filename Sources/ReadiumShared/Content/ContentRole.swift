@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a content element is in its document: a heading, body text, a footnote, an image...
 ///
 /// `name` is a stable lowercase word used by `raudio text --skip` and in JSON output: `heading`,

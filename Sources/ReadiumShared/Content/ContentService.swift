@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Produces the content of a publication from a starting point; attached by the streamer.
 ///
 /// Shared defines the protocol so that navigators can iterate content without knowing the parser:

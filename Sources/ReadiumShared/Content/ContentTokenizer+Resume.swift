@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension ContentTokenizer {
     /// The utterances of `element` from the one `locator` points at, to resume exactly where a
     /// previous run stopped; all of them when no utterance matches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Splits text elements into one element per utterance (a sentence by default), for reading aloud.
 ///
 /// Each segment of a `TextContentElement` is tokenized with the tokenizer of its language; every unit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The whole text of the element a text locator selects (its `textContent`), and where the quote read
 /// by the carrier's `quoteMap` begins in it (the locator's `highlight`, but for white space at its ends).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An image of the content (`img`, SVG `image`), with the text that describes it.
 public struct ImageContentElement: ContentElement, Hashable {
     public var locator: Locator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Locator.Text {
     /// A quote of `text` between UTF-8 offsets `range`, taken no further than `bounds` (the selected
     /// element's text): `highlight` the text of the range with white space at its ends left out, `before`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension TextContentElement {
     /// A run of a segment's text with a role of its own, such as a note reference (`.noteRef`) inside
     /// a sentence: `range` counts characters of the segment's `text`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A block of text (a paragraph, a heading, a list item...) made of segments of one language each.
 ///
 /// A change of language (`xml:lang` or `lang`, inherited) inside the block starts a new segment, so a

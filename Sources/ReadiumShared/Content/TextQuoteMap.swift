@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a text made for reading lines up with the page's own text that a locator quotes.
 ///
 /// A reader aloud speaks and shows text with runs of white space collapsed, ruby readings left out and

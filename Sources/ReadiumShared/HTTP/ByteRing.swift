@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A fixed-capacity window of a resource's bytes: bytes are appended at its end and dropped from its
 /// start, and it knows at which offset of the resource it starts.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Gathers the bytes a read-ahead thread fetches, in order, into whole `RemoteByteCache` blocks.

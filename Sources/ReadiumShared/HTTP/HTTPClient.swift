@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Performs HTTP(S) requests for remote publications: the manifest, and byte ranges of their tracks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The resources of a remote publication: hrefs relative to the manifest's folder on a web server, and

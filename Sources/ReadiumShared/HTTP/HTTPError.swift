@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why an HTTP request got no complete response: the network failed, not the server's answer.
 ///
 /// An answer with an error status (404, 503) is not an `HTTPError`: it is a response, and the caller

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Reads a remote resource ahead of its reader on a thread of its own, into a bounded `ByteRing`.

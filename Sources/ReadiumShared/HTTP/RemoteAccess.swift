@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// What remote resources are read with: the HTTP client, and how they retry, buffer and warn.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How far each remote track is fetched, for the `buffer` figure of `raudio play`'s `status`.
 ///
 /// Each read-ahead stream records the end of the bytes it holds (the furthest byte fetched in a row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Stops every remote transfer, retry and wait of a `RemoteAccess` at once: set when the session ends,
 /// so that closing the player never waits for a slow or silent server.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A decoder's reads of one remote resource: the head fetched by the probe, then a `ReadAheadStream`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A file on a web server read with HTTP range requests: a track or a picture of a remote audiobook.

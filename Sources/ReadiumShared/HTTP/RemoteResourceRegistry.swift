@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The remote resources opened lately, so that opening a track again (a decoder reopened, the next
 /// track prefetched, a duration probed) reuses what its first request learned instead of asking again.
 ///

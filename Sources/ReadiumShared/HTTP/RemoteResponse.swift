@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a response's status means for a remote resource: its bytes, a failure worth retrying, or a
 /// final failure.
 enum RemoteResponse {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Runs one remote operation again after transient failures, with `RemoteAccess.retryDelays` as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Streams a range of a remote resource's bytes in order, reconnecting from the exact byte where a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A strict JSON parser (RFC 8259) that reports where a document breaks, by line and column.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A JSON value that keeps everything: key order, integers apart from decimals, unknown keys.
 ///
 /// The Readium models parse from and serialize to this type, so that extension keys a manifest or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Reads a JSON object the way Readium does: tolerant of an author's mistakes, each one logged.

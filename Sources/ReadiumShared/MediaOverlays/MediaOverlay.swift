@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The narration of one content document: the `par`s of its SMIL media overlay, in playback order.
 ///
 /// Made by the EPUB streamer (`EPUBMediaOverlayService`) from the SMIL file a reading-order link

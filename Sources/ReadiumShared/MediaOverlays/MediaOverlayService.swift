@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Gives the narration (SMIL media overlay) of the reading-order items; attached by the streamer.
 ///
 /// The EPUB streamer stores its implementation in `Publication.extensions[MediaOverlayServiceKey.key]`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A person or organization who contributed to a publication (author, narrator, publisher...).
 public struct Contributor: Sendable, Hashable {
     public var name: LocalizedString

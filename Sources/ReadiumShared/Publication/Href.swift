@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// An href inside a publication, normalized to a path relative to the container's root.
@@ -20,7 +21,10 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
 
     /// Normalizes `string`, resolved against the folder of `base` when it is relative.
     ///
-    /// - Parameter decodingPercentEscapes: false to take `%` literally (a file actually named `100%.mp3`).
+    /// - Parameters:
+    ///   - string: the href as written in the manifest or document.
+    ///   - base: the href of the document `string` appears in; nil for the root.
+    ///   - decodingPercentEscapes: false to take `%` literally (a file actually named `100%.mp3`).
     public init(_ string: String, relativeTo base: String? = nil, decodingPercentEscapes: Bool = true) throws(ResourceError) {
         if let scheme = Href.scheme(of: string) {
             if scheme == "http" || scheme == "https" {

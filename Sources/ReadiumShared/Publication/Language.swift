@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A language, identified by a BCP-47 tag such as `en`, `en-US` or `zh-Hant-TW`.
 ///
 /// Comparison is case-insensitive, as BCP-47 is; `code` keeps the canonical case (`en-US`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Link {
     static let knownKeys: Set<String> = [
         "href", "templated", "type", "title", "rel", "properties", "height", "width", "size", "duration", "bitrate",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A link to a resource of a publication, as in the Readium Web Publication Manifest.
 ///
 /// Used for the reading order (one per track or chapter), resources, the table of contents (with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A string that may be translated: RWPM allows either a plain string or a map from BCP-47 tag to text.
 public enum LocalizedString: Sendable, Hashable {
     case plain(String)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Locator {
     /// Why a locator cannot be read.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A precise position in a publication, as defined by the Readium Locator model.
 ///
 /// Every state change of a navigator carries one, so a visual reader can follow what is heard: an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Manifest {
     static let knownKeys: Set<String> = [
         "@context", "metadata", "links", "readingOrder", "spine", "resources", "toc", "pageList", "landmarks",

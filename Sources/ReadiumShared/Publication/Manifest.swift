@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A Readium Web Publication Manifest: what a publication is and which resources make it.
 ///
 /// Audiobooks come with one (`manifest.json`); EPUBs and folders of audio files get one built by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A temporal media fragment, `t=begin,end` (W3C Media Fragments URI), as used in audio locators and

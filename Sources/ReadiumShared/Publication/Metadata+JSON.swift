@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Metadata {
     static let knownKeys: Set<String> = Set(contributorRoles).union([
         "@type", "conformsTo", "identifier", "title", "subtitle", "sortAs", "modified", "published", "language",

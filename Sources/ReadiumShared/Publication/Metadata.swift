@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a publication is: title, contributors, languages, duration... (RWPM `metadata`).
 public struct Metadata: Sendable, Hashable {
     /// The contributor roles RWPM lists as keys of `metadata`, in the order they are written out.

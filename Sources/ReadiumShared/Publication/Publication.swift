@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// An opened publication: its manifest, the container its resources are read from, and what was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A set of resources addressed by href: a folder on disk or a ZIP archive.

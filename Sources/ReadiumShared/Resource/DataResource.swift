@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A resource whose bytes are held in memory: a cover picture taken out of an audio file's tags.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// One readable file of a publication: a file on disk, a file in a folder, or an entry of a ZIP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a resource could not be read.
 public struct ResourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable category, mapped by the CLI to its exit codes.

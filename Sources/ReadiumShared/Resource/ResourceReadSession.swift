@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Repeated reads of one resource by one reader, keeping open what can stay open between reads.
 ///
 /// Made by `Resource.openReadSession()`. Not thread-safe: one reader uses it on one thread. What it

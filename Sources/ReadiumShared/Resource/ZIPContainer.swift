@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The files of a ZIP archive (`.zab`, `.lcpa`, `.epub`, `.zip`), read without extracting them.

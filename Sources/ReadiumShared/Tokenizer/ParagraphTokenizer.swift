@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Splits text into paragraphs: parts separated by a blank line or a paragraph separator (U+2029).
 ///
 /// A single line break (`<br>` in a poem) stays inside its paragraph.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The abbreviations after which a period does not end a sentence, for one language.
 ///
 /// English ones apply to every language (books quote them); French, German, Spanish and Italian

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Splits text into sentences with rules of its own, aware of the language's abbreviations.
 ///
 /// A sentence ends at `.`, `!`, `?`, `…` (and the Arabic `؟`, Urdu `۔`, Hebrew `׃`, Devanagari `।` `॥`)

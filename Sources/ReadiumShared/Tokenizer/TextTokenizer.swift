@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Splits a text into units (words, sentences or paragraphs) and returns their ranges.
 ///
 /// Every returned range is non-empty, trimmed of surrounding whitespace and never whitespace only, in

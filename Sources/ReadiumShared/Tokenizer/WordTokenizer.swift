@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Splits text into words: runs of letters, digits and combining marks.
 ///
 /// Apostrophes and hyphens between letters stay inside a word (`don't`, `dit-il`); separators

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Recognizes files that operating systems and archivers leave behind and that are not content.
 ///
 /// Junk: `.DS_Store`, `Thumbs.db`, `ehthumbs.db`, `desktop.ini` (any case), any dotfile, anything inside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Orders file names as a person would: "track2" before "track10".
 ///
 /// Used for the reading order of informal audiobooks (folders or ZIPs of audio files). Case is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The one shape every error of raudio has, whatever module throws it: a stable code word for programs
 /// to match on, what the error is about (a file, an href), a message for people, and the C library's
 /// status when a C call failed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A mistake in a publication that was worked around: reported, never fatal.
 ///

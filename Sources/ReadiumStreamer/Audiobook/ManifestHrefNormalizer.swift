@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Rewrites every href of a manifest relative to the root of its container, as Readium does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Detects DRM from `META-INF/encryption.xml` and the presence of an LCP license.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why an EPUB could not be opened at all (a publication with mistakes opens with warnings instead).
 public struct EPUBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable category, for the CLI's exit codes.

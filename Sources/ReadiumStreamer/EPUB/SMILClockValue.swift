@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Parses SMIL 3 clock values, as used by `media:duration` and media overlay `clipBegin`/`clipEnd`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An element of an `XMLDocument`: its name, namespace, attributes and children in document order.
 ///
 /// A value type: the tree is immutable once parsed and safe to share between threads. The parent of

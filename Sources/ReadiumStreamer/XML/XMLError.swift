@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why an XML document could not be parsed.
 public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable category of failure.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Namespace URIs of the vocabularies found in EPUB publications.
 public enum XMLNamespace {
     public static let xml = "http://www.w3.org/XML/1998/namespace"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One node of an `XMLDocument` tree: an element, a run of text, or a CDATA section.
 ///
 /// Comments and processing instructions are not kept. Adjacent text is merged into one `.text` node;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
 import ReadiumShared
@@ -54,6 +55,41 @@ struct VoicePresetsTests {
         let loaded = VoicePresets.load(folder: empty)
         #expect(loaded.warnings.contains { $0.contains("no default preset") })
         #expect(loaded.presets.defaultPreset == VoicePresets.builtIn.defaultPreset)
+    }
+
+    /// An installation: `PREFIX/bin/raudio` and `PREFIX/share/raudio/voices`, in a temporary folder.
+    private func installedPrefix() throws -> (prefix: URL, executable: URL, voices: URL) {
+        let prefix = try temporaryFolder()
+        let voices = prefix.appendingPathComponent("share/raudio/voices")
+        try FileManager.default.createDirectory(at: voices, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        let executable = prefix.appendingPathComponent("bin/raudio")
+        #expect(FileManager.default.createFile(atPath: executable.path, contents: Data()))
+        try #"{"language": "*", "voice": "en-gb", "rate": 170}"#.write(to: voices.appendingPathComponent("default.json"), atomically: true, encoding: .utf8)
+        return (prefix, executable, voices)
+    }
+
+    @Test func installedBinaryFindsThePresetsOfItsPrefix() throws {
+        let installed = try installedPrefix()
+        defer { try? FileManager.default.removeItem(at: installed.prefix) }
+        let loaded = VoicePresets.load(environment: [:], executable: installed.executable)
+        #expect(loaded.folder?.standardizedFileURL.path == installed.voices.standardizedFileURL.path)
+        #expect(loaded.presets.defaultPreset.rate == 170)
+        #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
+    }
+
+    @Test func binaryOutsideItsPrefixFindsThePresetsThroughXDGDataDirectories() throws {
+        let installed = try installedPrefix()
+        defer { try? FileManager.default.removeItem(at: installed.prefix) }
+        let share = installed.prefix.appendingPathComponent("share").path
+        let executable = URL(fileURLWithPath: "/nonexistent/bin/raudio")
+        let folders = VoicePresets.searchPath(environment: ["XDG_DATA_DIRS": "relative/ignored:\(share)"], executable: executable)
+        #expect(folders.prefix(2).map(\.path) == ["/nonexistent/share/raudio/voices", installed.voices.standardizedFileURL.path])
+        let loaded = VoicePresets.load(environment: ["XDG_DATA_DIRS": share], executable: executable)
+        #expect(loaded.folder?.standardizedFileURL.path == installed.voices.standardizedFileURL.path)
+        #expect(loaded.presets.defaultPreset.rate == 170)
+        let defaults = VoicePresets.searchPath(environment: [:], executable: executable).map(\.path)
+        #expect(defaults.contains("/usr/local/share/raudio/voices") && defaults.contains("/usr/share/raudio/voices"))
     }
 
     @Test func builtInPresetsMatchTheShippedFiles() {

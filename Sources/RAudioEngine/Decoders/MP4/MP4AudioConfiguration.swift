@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// What libavcodec needs to decode an MP4 audio track raudio demuxes itself: the codec and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A big-endian reading cursor over a box's bytes, as ISO BMFF stores its integers.
 ///
 /// Reads past the end throw `MP4Unsupported` rather than trap: a damaged box makes the file fall

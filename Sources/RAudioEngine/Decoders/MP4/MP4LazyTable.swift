@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A table of big-endian integers left in the file (`stsz` sizes, `stco`/`co64` chunk offsets) and
 /// read a window at a time: a sequential reader touches each entry once, and memory stays at one
 /// window whatever the book's length.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The tags, cover and chapters of an MP4/M4A/M4B movie, read from its boxes: iTunes tags

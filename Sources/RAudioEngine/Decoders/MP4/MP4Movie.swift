@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An MP4/M4A/M4B file's `moov` as raudio's own reader sees it: the tracks, the movie timescale and
 /// the user data (`udta`: iTunes tags, Nero chapters). Only what playback and the inspector need is
 /// read; the sample tables stay in the file. Fragmented files (`mvex`) are left to FFmpeg.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where each sample of a track lies and when it plays, from its `stbl`: decoding times (`stts`),
 /// samples per chunk (`stsc`), sizes (`stsz`) and chunk offsets (`stco`/`co64`). The two large tables
 /// stay in the file (`MP4LazyTable`); a cursor makes sequential reading cost nothing per sample.

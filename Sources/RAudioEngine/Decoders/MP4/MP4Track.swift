@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One track of an MP4 movie (`trak`): what it holds and how its media maps to the timeline.
 final class MP4Track {
     let id: UInt32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Finds the element of a resource where a locator points: by CSS selector (or `#id` fragment), else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The content of an EPUB from a starting point: the resource to start in and the locator to find.

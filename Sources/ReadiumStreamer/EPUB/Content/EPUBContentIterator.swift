@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Iterates the elements of an EPUB, holding one extracted resource at a time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import ReadiumShared
 
@@ -21,8 +22,11 @@ public final class EPUBContentService: ContentService {
     private let onResourceParsed: (@Sendable (String) -> Void)?
     private let cumulativeShares = Locked<[Double]?>(nil)
 
-    /// - Parameter onResourceParsed: called with the href of each resource as it is parsed, on the
-    ///   thread of the iterator; for instrumentation (tests count parsed resources with it).
+    /// - Parameters:
+    ///   - publication: the EPUB whose reading order is iterated.
+    ///   - warnings: where malformed resources and unmatched selectors are recorded.
+    ///   - onResourceParsed: called with the href of each resource as it is parsed, on the
+    ///     thread of the iterator; for instrumentation (tests count parsed resources with it).
     public init(publication: Publication, warnings: WarningLog = WarningLog(), onResourceParsed: (@Sendable (String) -> Void)? = nil) {
         readingOrder = publication.readingOrder
         container = publication.container

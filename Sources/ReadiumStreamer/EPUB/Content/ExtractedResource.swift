@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The content elements of one reading-order resource, extracted whole when the iterator reaches it.

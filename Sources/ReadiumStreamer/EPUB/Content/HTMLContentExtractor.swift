@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// Turns one XHTML document into content elements with locators, walking its tree as a browser lays

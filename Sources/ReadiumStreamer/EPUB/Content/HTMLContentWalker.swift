@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The depth-first walk of `HTMLContentExtractor`: keeps the open elements and the text of the block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// How the content extractor treats XHTML elements: which are blocks, which are skipped, which role

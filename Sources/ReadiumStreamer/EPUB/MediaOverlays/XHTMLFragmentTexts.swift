@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
 /// The text of every element with an `id` in an XHTML document, for the text locators of media overlay
