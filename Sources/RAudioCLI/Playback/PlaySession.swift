@@ -123,10 +123,10 @@ struct PlaySession {
 
     /// Retries of remote tracks become `warning` events (and a line on stderr), from whichever thread met them.
     ///
-    /// They go to stdout only (with `--events` honoured), not to the observers (terminal player, MPRIS,
-    /// `--ipc` clients), which expect events on the session loop's task.
+    /// They go to stdout only, not to the observers (terminal player, MPRIS, `--ipc` clients), which
+    /// expect events on the session loop's task.
     private func routeRemoteWarnings() {
-        let printsJSONLines = writer.printsJSONLines && writer.selection.includes("warning")
+        let printsJSONLines = writer.printsJSONLines
         RemoteAccessSetup.warnings.route { warning in
             StandardStreams.printError("raudio: warning: \(warning)")
             guard printsJSONLines else { return }
