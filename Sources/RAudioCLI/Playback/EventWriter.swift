@@ -25,6 +25,8 @@ struct EventWriter {
     /// Whether events go to stdout as JSON lines (false when the terminal player draws them).
     var printsJSONLines = true
     var observers: [any EventObserver] = []
+    /// The kinds of events stdout gets (`--events`); observers get them all.
+    var selection = EventSelection.all
     /// Whose command is being answered: `ack` and `error` events go there only (see `CommandOrigin`).
     var answersTo: CommandOrigin = .everyone
 
@@ -34,7 +36,9 @@ struct EventWriter {
             return
         }
         for observer in observers { observer.receive(event) }
-        if printsJSONLines { try StandardStreams.printLine(event.serialized()) }
+        guard printsJSONLines else { return }
+        if case .object(let fields) = event, case .string(let kind)? = fields["type"], !selection.includes(kind) { return }
+        try StandardStreams.printLine(event.serialized())
     }
 
     /// A `warning` or `error` event, also logged on stderr (the terminal player shows it on its own line).

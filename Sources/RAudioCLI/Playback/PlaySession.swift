@@ -11,7 +11,7 @@ struct PlaySession {
     let path: String
     let options: PlaybackOptions
     var narration = NarrationOptions()
-    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer) }
+    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all) }
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
     /// or of a clip, a signal, or a fatal error. Returns the exit status.
@@ -123,10 +123,10 @@ struct PlaySession {
 
     /// Retries of remote tracks become `warning` events (and a line on stderr), from whichever thread met them.
     ///
-    /// They go to stdout only, not to the observers (terminal player, MPRIS, `--ipc` clients), which
-    /// expect events on the session loop's task.
+    /// They go to stdout only (with `--events` honoured), not to the observers (terminal player, MPRIS,
+    /// `--ipc` clients), which expect events on the session loop's task.
     private func routeRemoteWarnings() {
-        let printsJSONLines = writer.printsJSONLines
+        let printsJSONLines = writer.printsJSONLines && writer.selection.includes("warning")
         RemoteAccessSetup.warnings.route { warning in
             StandardStreams.printError("raudio: warning: \(warning)")
             guard printsJSONLines else { return }

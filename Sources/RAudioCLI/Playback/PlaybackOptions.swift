@@ -55,6 +55,11 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer).", valueName: "token"))
     var ipcToken: String?
 
+    @Option(help: ArgumentHelp(
+        "The kinds of events printed on stdout: a list (state,utterance,error) or all but some (all,-range,-position); error events are always printed. Default: all.",
+        valueName: "kinds"))
+    var events: EventSelection?
+
     @Flag(help: "Also serve a read-along page on 127.0.0.1 that shows the publication and follows what is heard (its URL is printed on stderr and in a listening event).")
     var web = false
 
