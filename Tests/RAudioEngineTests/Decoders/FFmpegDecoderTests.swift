@@ -56,7 +56,14 @@ struct FFmpegDecoderTests {
         let reference = try #require(try ffmpegDecode(url), "ffmpeg could not decode \(href)", sourceLocation: sourceLocation)
         let decoder = try RAudioDecoderFactory().makeDecoder(for: TestFileResource(url: url, href: href), mediaType: nil)
         #expect(decoder is FFmpegDecoder || decoder is MP4AudioDecoder || decoder is FLACDecoder, sourceLocation: sourceLocation)
-        let stated = decoder is MP4AudioDecoder ? try #require(try statedLength(url, rate: reference.format.sampleRate), sourceLocation: sourceLocation) : nil
+        var stated: Int?
+        if decoder is MP4AudioDecoder {
+            guard let length = try statedLength(url, rate: reference.format.sampleRate) else {
+                Issue.record("ffprobe states no length for \(href)", sourceLocation: sourceLocation)
+                return
+            }
+            stated = length
+        }
         #expect(decoder.frameCount == stated.map(Int64.init) ?? decoder.frameCount, "\(href): the stated length before decoding", sourceLocation: sourceLocation)
         let decoded = DecoderTestSupport.decodeAll(decoder)
         #expect(decoded.error == nil, "\(href): \(decoded.error.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
