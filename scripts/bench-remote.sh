@@ -128,6 +128,7 @@ bench_remote() {
     bench_remote_first_buffer "$first_figure" "$first_target" "$manifest_url"
     bench_remote_seek "$seek_figure" "$seek_target" "$mp3_url"
     bench_remote_play "$bytes_figure" "$bytes_target" "$rss_figure" "$rss_target" "$manifest_url"
+    bench_remote_whole_book "$rss_target" "$manifest_url"
     stop_bench_nginx
     trap stop_private_pulse EXIT
     section_note "Ports differ from run to run; the commands show the one of this run. Raw outputs: \`build/bench/logs/remote-*\` (each process's extract of the access log in \`*.access\`: \`msec method uri status bytes \"range\" connection request-on-connection\`)."
@@ -252,5 +253,50 @@ bench_remote_play() {
     read -r disk disk_low disk_high < <(stats "${disk_rss[@]}")
     row "$rss_figure" "$rss_target" \
         "$median MB ($low-$high MB, $runs runs); the same ${seconds} s from disk in the same run $disk MB ($disk_low-$disk_high)" \
+        "$(of_target "$median" 45): $(at_most "$median" 45)" "$command"
+}
+
+# bench_remote_whole_book TARGET URL: the whole remote 10-hour book played to null as fast as it
+# decodes (cold cache), against the same from disk, RAUDIO_BENCH_REMOTE_RUNS runs each: peak RSS, and
+# the bytes fetched against the book's size.
+bench_remote_whole_book() {
+    local target="$1" url="$2" runs="$RAUDIO_BENCH_REMOTE_RUNS"
+    local figure="peak RSS streaming the whole remote 10-hour book (100 tracks) to null, not in real time"
+    local args=(--output null --no-mpris)
+    local command="XDG_CACHE_HOME=(empty) $(quote /usr/bin/time -v "$(shown "$RAUDIO")" play "$url" "${args[@]}") (x $runs, alternating with $(shown "$BOOK_10H")/manifest.json)"
+    local book_bytes
+    book_bytes=$(cat "$BOOK_10H"/*.mp3 "$BOOK_10H/manifest.json" | wc -c)
+    local run mark cache rss=() disk_rss=() fetched=() requests=() walls=() r b
+    for run in $(seq 1 "$runs"); do
+        cache="$WORK/remote-cache-whole-$run"
+        rm -rf "$cache" && mkdir -p "$cache"
+        mark=$(remote_log_mark)
+        if ! XDG_CACHE_HOME="$cache" "$TIME" -v -o "$LOGS/remote-whole-$run.time" "$RAUDIO" play "$url" "${args[@]}" \
+            >"$LOGS/remote-whole-$run.out" 2>"$LOGS/remote-whole-$run.err" </dev/null; then
+            not_measured "$figure" "$target" "raudio play failed, see $(shown "$LOGS")/remote-whole-$run.err" "$command"
+            return 0
+        fi
+        remote_log_since "$mark" "$LOGS/remote-whole-$run.access"
+        rm -rf "$cache"
+        read -r r b < <(remote_log_sum "$LOGS/remote-whole-$run.access")
+        requests+=("$r")
+        fetched+=("$b")
+        rss+=("$(peak_rss_mb "$LOGS/remote-whole-$run.time")")
+        walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$LOGS/remote-whole-$run.time")")
+        if ! "$TIME" -v -o "$LOGS/remote-whole-disk-$run.time" "$RAUDIO" play "$BOOK_10H/manifest.json" "${args[@]}" \
+            >"$LOGS/remote-whole-disk-$run.out" 2>"$LOGS/remote-whole-disk-$run.err" </dev/null; then
+            not_measured "$figure" "$target" "raudio play from disk failed, see $(shown "$LOGS")/remote-whole-disk-$run.err" "$command"
+            return 0
+        fi
+        disk_rss+=("$(peak_rss_mb "$LOGS/remote-whole-disk-$run.time")")
+    done
+    local median low high disk disk_low disk_high bytes_median request_median wall
+    read -r median low high < <(stats "${rss[@]}")
+    read -r disk disk_low disk_high < <(stats "${disk_rss[@]}")
+    read -r bytes_median _ _ < <(stats "${fetched[@]}")
+    read -r request_median _ _ < <(stats "${requests[@]}")
+    read -r wall _ _ < <(stats "${walls[@]}")
+    row "$figure" "$target" \
+        "$median MB ($low-$high MB, $runs runs, $wall s each (median), cold cache); from disk in the same run $disk MB ($disk_low-$disk_high); $bytes_median bytes fetched in $request_median requests, $(awk -v f="$bytes_median" -v b="$book_bytes" 'BEGIN { printf "%.4f", f / b }')x the book's $book_bytes bytes" \
         "$(of_target "$median" 45): $(at_most "$median" 45)" "$command"
 }
