@@ -9,7 +9,7 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
-#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc tts media_overlays");
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts media_overlays");
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #
 # Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
@@ -207,6 +207,8 @@ RAUDIO_BENCH_TERMINAL_RUNS="${RAUDIO_BENCH_TERMINAL_RUNS:-3}"
 source "$ROOT/scripts/bench-ipc.sh"
 RAUDIO_BENCH_IPC_RUNS="${RAUDIO_BENCH_IPC_RUNS:-5}"
 RAUDIO_BENCH_IPC_SECONDS="${RAUDIO_BENCH_IPC_SECONDS:-20}"
+# bench_remote (scripts/bench-remote.sh): remote audiobooks over loopback through a private nginx (issue 17).
+source "$ROOT/scripts/bench-remote.sh"
 
 # ---------------------------------------------------------------------------------------------------
 # A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
@@ -723,7 +725,7 @@ write_report() {
     } >"$tmp" && mv "$tmp" "$OUTPUT"
 }
 
-for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc tts media_overlays}; do
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts media_overlays}; do
     "bench_$section"
 done
 write_report

@@ -6,7 +6,8 @@ import ReadiumShared
 
 /// `seek-latency AUDIO [--repeat 200] [--seed 1]`: the time of `seek(toFrame:)` plus the first `read`
 /// of one output buffer, at random frames of an opened track, and whether those seeks are sample-exact.
-/// AUDIO may be an `http(s)://` URL: the track is then streamed (`RemoteResource` over libcurl).
+/// AUDIO may be an `http(s)://` URL: the track is then streamed (`RemoteResource` over libcurl), and the
+/// output adds the range requests and kilobytes of each timed seek (`CountingHTTPClient`).
 ///
 /// The decoder is opened with `RAudioDecoderFactory`; for MP3 the background frame index is waited
 /// for first (`MPG123Decoder.waitForFrameIndex()`), since the target is "once opened". Exactness:
@@ -43,7 +44,20 @@ struct SeekLatencyBenchmark {
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: Self.bufferFrames * channels)
         defer { buffer.deallocate() }
         var timings: [Double] = []
+        // For a remote track: the requests and bytes of each seek, counted from its start to the next
+        // seek's (what its read-ahead fetched in between included), and the wall-clock window of the
+        // timed seeks, to find them in a server's access log.
+        var requestsPerSeek: [Double] = []
+        var kilobytesPerSeek: [Double] = []
+        var counted = Self.counter.totals
+        let windowStart = Date().timeIntervalSince1970
         for target in targets {
+            let now = Self.counter.totals
+            if !timings.isEmpty {
+                requestsPerSeek.append(Double(now.requests - counted.requests))
+                kilobytesPerSeek.append(Double(now.bytes - counted.bytes) / 1000)
+            }
+            counted = now
             let start = clock.now
             do {
                 try decoder.seek(toFrame: target)
@@ -53,11 +67,17 @@ struct SeekLatencyBenchmark {
             }
             timings.append((clock.now - start).milliseconds)
         }
+        let windowEnd = Date().timeIntervalSince1970
+        let last = Self.counter.totals
+        if !timings.isEmpty {
+            requestsPerSeek.append(Double(last.requests - counted.requests))
+            kilobytesPerSeek.append(Double(last.bytes - counted.bytes) / 1000)
+        }
         let checkpoints = Array(targets.prefix(Self.exactnessChecks - 1)) + [limit > 0 ? Int64(limit) : 0]
         let exactness = try SeekExactness.check(decoder: decoder, checkpoints: checkpoints, frames: Self.bufferFrames) {
             () throws(BenchmarkError) in try open()
         }
-        BenchmarkRunner.emit([
+        var object: JSONObject = [
             "measurement": "seek-latency",
             "file": .string(path),
             "format": .string(decoder.format.description),
@@ -69,11 +89,20 @@ struct SeekLatencyBenchmark {
             "exactChecked": .integer(Int64(checkpoints.count)),
             "exactMismatches": .integer(Int64(exactness.mismatches)),
             "sampleExact": .bool(exactness.mismatches == 0),
-        ])
+        ]
+        if Href.isRemote(path) {
+            object["requestsPerSeek"] = Statistics(requestsPerSeek).json
+            object["requestsPerSeekMean"] = .number(of: requestsPerSeek.reduce(0, +) / Double(max(1, requestsPerSeek.count)))
+            object["kilobytesPerSeek"] = Statistics(kilobytesPerSeek).json
+            object["seekWindowEpoch"] = [.number(of: windowStart), .number(of: windowEnd)]
+            object["processRequests"] = .integer(Int64(Self.counter.totals.requests))
+        }
+        BenchmarkRunner.emit(object)
     }
 
-    /// One HTTP client for every opening of a remote track, as in a player.
-    private static let remoteAccess = RemoteAccess(client: CurlHTTPClient())
+    /// One HTTP client for every opening of a remote track, as in a player; counted.
+    private static let counter = CountingHTTPClient(CurlHTTPClient())
+    private static let remoteAccess = RemoteAccess(client: counter)
 
     private func open() throws(BenchmarkError) -> any AudioDecoder {
         let resource: any Resource = Href.isRemote(path)
