@@ -118,7 +118,7 @@ public final class NginxServer: @unchecked Sendable {
         error_log \(work)/error.log;
         events { worker_connections 128; }
         http {
-            log_format raudio '$request_method $uri $status $body_bytes_sent "$http_range" "$http_user_agent"';
+            log_format raudio '$request_method $uri $status $body_bytes_sent "$http_range" "$http_user_agent" c$connection r$connection_requests';
             access_log \(work)/access.log raudio;
             client_body_temp_path \(work)/temp;
             proxy_temp_path \(work)/temp;

@@ -81,6 +81,15 @@ public struct HTTPResponseHead: Sendable, Equatable {
         return (first, last, total)
     }
 
+    /// Whether the body of this 206 response is whole after `count` bytes (its `Content-Range` is that
+    /// long). A transfer that has what it wants lets such a body end by itself rather than stopping it,
+    /// so that the connection is kept for the next request; anything else (a 200 sent for a range, a
+    /// body longer than wanted) must be stopped.
+    public func bodyIsWhole(after count: UInt64) -> Bool {
+        guard status == 206, let range = contentRange, let first = range.first, let last = range.last else { return false }
+        return count >= last - first + 1
+    }
+
     /// "404 Not Found", for messages.
     public var statusDescription: String {
         let reason = HTTPResponseHead.reasons[status].map { " " + $0 } ?? ""

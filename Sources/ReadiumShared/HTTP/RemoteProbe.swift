@@ -16,6 +16,7 @@ struct RemoteProbe: Sendable {
         _ = try loop.run(shouldStop: { false }) { () throws(ResourceError) -> RemoteRetryLoop.Attempt in
             let wanted = access.headBytes
             var body = Data()
+            var received: UInt64 = 0
             var verdict: RemoteResponse?
             let head: HTTPResponseHead
             do throws(HTTPError) {
@@ -23,7 +24,8 @@ struct RemoteProbe: Sendable {
                     if verdict == nil { verdict = RemoteResponse(head: head, href: url) }
                     guard case .success = verdict else { return false }
                     body.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<min(chunk.count, wanted - body.count)]))
-                    return body.count < wanted
+                    received += UInt64(chunk.count)
+                    return body.count < wanted || head.bodyIsWhole(after: received)
                 }
             } catch {
                 if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }

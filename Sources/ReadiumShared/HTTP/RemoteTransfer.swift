@@ -26,6 +26,7 @@ struct RemoteTransfer {
             var bodyError: ResourceError?
             // The offset in the resource of the next byte of the body.
             var bodyOffset: UInt64 = 0
+            var bodyBytes: UInt64 = 0
             let head: HTTPResponseHead
             do throws(HTTPError) {
                 head = try access.client.perform(request, shouldStop: { shouldStop() || access.cancellation.isCancelled }) { head, chunk in
@@ -40,6 +41,7 @@ struct RemoteTransfer {
                         }
                     }
                     guard case .success = verdict else { return false }
+                    bodyBytes += UInt64(chunk.count)
                     let chunkEnd = bodyOffset + UInt64(chunk.count)
                     defer { bodyOffset = chunkEnd }
                     guard chunkEnd > position else { return true }
@@ -52,7 +54,7 @@ struct RemoteTransfer {
                         }
                         position += UInt64(to - from)
                     }
-                    return position < range.upperBound
+                    return position < range.upperBound || head.bodyIsWhole(after: bodyBytes)
                 }
             } catch {
                 if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }

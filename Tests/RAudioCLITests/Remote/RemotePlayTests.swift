@@ -20,6 +20,18 @@ struct RemotePlayTests {
         #expect(!ranged.isEmpty && ranged.allSatisfy { $0.contains(" 206 ") && $0.contains("\"raudio/") }, "\(ranged)")
     }
 
+    @Test func rangeRequestsReuseTheirConnection() throws {
+        let fixture = try RemoteBookFixture()
+        let (result, _) = try fixture.play(fixture.server.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        // Each line ends "cN rM": connection N's M-th request. A range read whole lets the response end by
+        // itself, so the next request goes over the same connection (stopping it made curl close it).
+        let log = fixture.server.accessLog
+        let connections = Set(log.compactMap { $0.split(separator: " ").first { $0.hasPrefix("c") } })
+        #expect(log.count >= 6, "\(log)")
+        #expect(connections.count * 2 <= log.count, "\(log.count) requests over \(connections.count) connections: \(log)")
+    }
+
     @Test func localManifestWithAbsoluteURLsStreamsItsTracks() throws {
         let fixture = try RemoteBookFixture()
         let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
