@@ -139,6 +139,11 @@ class Page:
         raise Failure(message)
 
 
+def page_log(browser):
+    """What the page in the current window did with each `range` event: the word, the status, the text highlighted."""
+    return browser.run("return window.raudioPage.log.map(e => ({highlight: e.highlight, status: e.status, painted: e.painted}));")
+
+
 def compare(range_events, log, minimum, label):
     """Lines describing the page's highlights against raudio's `range` events; raises Failure under minimum."""
     if not log:
@@ -173,14 +178,14 @@ def compare(range_events, log, minimum, label):
 def check_live(browser, raudio, book, minimum, seconds, label):
     player = Player(raudio, ["speak", book, "--output", "null", "--realtime", "--speed", "3"])
     try:
-        page = Page(browser, player.url)
+        Page(browser, player.url)
         deadline = time.time() + seconds
         while time.time() < deadline and player.process.poll() is None:
             time.sleep(0.25)
         if player.process.poll() is None:
             player.quit()
         time.sleep(0.5)  # the last events reach the page
-        log = browser.run("return window.raudioPage.log.map(e => ({highlight: e.highlight, status: e.status, painted: e.painted}));")
+        log = page_log(browser)
         return compare(player.of_type("range"), log, minimum, label)
     finally:
         if player.process.poll() is None:
@@ -309,7 +314,7 @@ def check_two_pages(browser, raudio):
         lines = []
         for name, window in (("first", first_window), ("second", second_window)):
             browser.switch_to(window)
-            log = browser.run("return window.raudioPage.log.map(e => ({highlight: e.highlight, status: e.status, painted: e.painted}));")
+            log = page_log(browser)
             lines.append(compare(player.of_type("range"), log, 100.0, "two pages, " + name))
         browser.close_window()
         browser.switch_to(first_window)

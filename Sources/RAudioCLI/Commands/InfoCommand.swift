@@ -56,8 +56,7 @@ struct InfoCommand: ParsableCommand {
 
     /// Writes the bytes of the publication's cover to `file`; fails (65) when it has none.
     static func writeCover(of publication: Publication, to file: String, path: String) throws(CommandFailure) {
-        let links = publication.manifest.resources + publication.manifest.links + publication.manifest.readingOrder
-        guard let link = links.first(where: { $0.rels.contains("cover") }) else {
+        guard let link = publication.manifest.coverLink else {
             throw CommandFailure.badData("\(path): has no cover picture")
         }
         let data: Data

@@ -13,8 +13,7 @@ final class MPRISCover: Sendable {
 
     /// The cover of `publication` (a link with rel `cover`, as `raudio info --cover` finds it), if any.
     init?(publication: Publication) {
-        let manifest = publication.manifest
-        guard let link = (manifest.resources + manifest.links + manifest.readingOrder).first(where: { $0.rels.contains("cover") }),
+        guard let link = publication.manifest.coverLink,
               let resource = try? publication.container.resource(at: link.hrefWithoutFragment) else { return nil }
         self.resource = resource
         fileExtension = Self.fileExtension(type: link.type, href: link.hrefWithoutFragment)

@@ -85,8 +85,7 @@ struct ReadAlongSite: Sendable {
     }
 
     private func cover() -> Response {
-        guard let manifest = publication?.manifest,
-              let link = (manifest.resources + manifest.links + manifest.readingOrder).first(where: { $0.rels.contains("cover") }) else {
+        guard let link = publication?.manifest.coverLink else {
             return .notFound("/cover (the publication has none)")
         }
         return resource(link.hrefWithoutFragment)

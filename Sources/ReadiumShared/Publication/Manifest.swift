@@ -49,6 +49,12 @@ public struct Manifest: Sendable, Hashable {
         links.first { $0.rels.contains(rel) }
     }
 
+    /// The publication's cover: the first link with the relation `cover` among the resources, the links
+    /// and the reading order (an EPUB's cover image, an M4B's embedded picture).
+    public var coverLink: Link? {
+        (resources + links + readingOrder).first { $0.rels.contains("cover") }
+    }
+
     /// The index in the reading order of the resource at `href` (fragment ignored).
     public func readingOrderIndex(ofHref href: String) -> Int? {
         let path = Link(href: href).hrefWithoutFragment
