@@ -41,13 +41,17 @@ func checkInvariants(_ machine: Machine, sourceLocation: SourceLocation = #_sour
         #expect(m.isResourceLoaded && m.pendingLoad == nil && m.intent == .pause, "paused without a loaded resource", sourceLocation: sourceLocation)
         #expect(m.outputPhase != .running, "paused with a running output", sourceLocation: sourceLocation)
     case .loading:
-        let waitingForLoad = m.pendingLoad != nil && !m.isResourceLoaded
-        let waitingForOutput = m.pendingLoad == nil && m.isResourceLoaded && m.intent == .play && !m.isOutputAvailable
-        #expect(waitingForLoad != waitingForOutput, "loading for no reason", sourceLocation: sourceLocation)
-        #expect(m.outputPhase != .running, "loading with a running output", sourceLocation: sourceLocation)
+        let waitingForLoad = m.pendingLoad != nil && !m.isResourceLoaded && !m.isBuffering
+        let waitingForOutput = m.pendingLoad == nil && m.isResourceLoaded && m.intent == .play && !m.isOutputAvailable && !m.isBuffering
+        let waitingForInput = m.isBuffering && m.pendingLoad == nil && m.isResourceLoaded && m.intent == .play && m.isOutputAvailable
+        #expect([waitingForLoad, waitingForOutput, waitingForInput].filter { $0 }.count == 1, "loading for no reason", sourceLocation: sourceLocation)
+        #expect((m.outputPhase == .running) == waitingForInput, "loading with a running output, or buffering without one", sourceLocation: sourceLocation)
     case .idle, .stopped, .ended, .failed:
         #expect(!m.isResourceLoaded && m.pendingLoad == nil && m.intent == .pause, "\(m.state) holding a resource", sourceLocation: sourceLocation)
         #expect(m.outputPhase == .closed && m.isOutputAvailable && !m.isEndReached, "\(m.state) holding an output", sourceLocation: sourceLocation)
+    }
+    if m.isBuffering {
+        #expect(m.state == .loading, "buffering shown as \(m.state)", sourceLocation: sourceLocation)
     }
     if !m.isOutputAvailable {
         #expect(m.outputPhase != .closed, "a closed output cannot be lost", sourceLocation: sourceLocation)

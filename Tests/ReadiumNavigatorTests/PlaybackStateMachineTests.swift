@@ -156,6 +156,44 @@ struct PlaybackStateMachineTests {
         #expect(machine.handle(.outputRestored) == [.resumeOutput, .emitState(.playing)])
     }
 
+    @Test func bufferingWhilePlayingShowsLoadingThenPlayingWithTheOutputLeftRunning() {
+        var machine = Machine(start: "start")
+        run(&machine, [.play, .loaded(load(1))])
+        #expect(machine.handle(.bufferingStarted) == [.emitState(.loading)])
+        #expect(machine.handle(.bufferingStarted) == [])
+        #expect(machine.handle(.bufferingEnded) == [.emitState(.playing)])
+        #expect(machine.handle(.bufferingEnded) == [])
+    }
+
+    @Test func bufferingWhilePausedOrLoadingShowsNothing() {
+        var machine = Machine(start: "start")
+        run(&machine, [.play])
+        #expect(machine.handle(.bufferingStarted) == [])
+        run(&machine, [.loaded(load(1)), .pause])
+        #expect(machine.handle(.bufferingStarted) == [])
+        #expect(machine.handle(.bufferingEnded) == [])
+        #expect(machine.state == .paused)
+    }
+
+    @Test func pauseOrSeekDuringBufferingForgetsIt() {
+        var machine = Machine(start: "start")
+        run(&machine, [.play, .loaded(load(1)), .bufferingStarted, .pause])
+        #expect(machine.handle(.bufferingEnded) == [])
+        #expect(machine.state == .paused)
+        run(&machine, [.play, .bufferingStarted, .seek("t")])
+        #expect(machine.handle(.bufferingEnded) == [])
+        #expect(machine.state == .loading)
+        #expect(machine.handle(.loaded(load(2))) == [.resumeOutput, .emitState(.playing)])
+    }
+
+    @Test func outputLostDuringBufferingWaitsForTheOutput() {
+        var machine = Machine(start: "start")
+        run(&machine, [.play, .loaded(load(1)), .bufferingStarted])
+        #expect(machine.handle(.outputLost) == [.reopenOutput])
+        #expect(machine.handle(.bufferingEnded) == [])
+        #expect(machine.handle(.outputRestored) == [.resumeOutput, .emitState(.playing)])
+    }
+
     @Test func outputRestoredWhilePausedStaysPaused() {
         var machine = Machine(start: "start")
         run(&machine, [.play, .loaded(load(1)), .pause, .outputLost])
@@ -231,7 +269,7 @@ struct PlaybackStateMachineTests {
             .play, .play, .pause, .toggle, .stop, .seek("t"), .loaded(load(UInt64.random(in: 0...5, using: &random))),
             .endOfResource(hasNext: true), .endOfResource(hasNext: false), .clipEnded,
             .error(fatal: false, hasNext: true), .error(fatal: false, hasNext: false), .error(fatal: true, hasNext: false),
-            .outputLost, .outputRestored,
+            .outputLost, .outputRestored, .bufferingStarted, .bufferingEnded,
         ]
         return events.randomElement(using: &random)!
     }

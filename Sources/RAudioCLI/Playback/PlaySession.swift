@@ -67,6 +67,10 @@ struct PlaySession {
         } catch {
             return try reportUnplayable(error)
         }
+        // From here on, remote retries reach every observer as the navigator's `warning` events.
+        RemoteAccessSetup.warnings.route { [navigator] warning in
+            navigator.reportWarning(NavigatorIssue(code: warning.code, message: warning.description, href: warning.url, fatal: false))
+        }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
@@ -121,10 +125,9 @@ struct PlaySession {
         return status
     }
 
-    /// Retries of remote tracks become `warning` events (and a line on stderr), from whichever thread met them.
-    ///
-    /// They go to stdout only (with `--events` honoured), not to the observers (terminal player, MPRIS,
-    /// `--ipc` clients), which expect events on the session loop's task.
+    /// Retries of remote resources met before a navigator exists (or while a narrated book plays) become
+    /// `warning` events on stdout (and a line on stderr), from whichever thread met them; once an
+    /// `AudioNavigator` is made they go through its events to every observer instead.
     private func routeRemoteWarnings() {
         let printsJSONLines = writer.printsJSONLines && writer.selection.includes("warning")
         RemoteAccessSetup.warnings.route { warning in

@@ -2,10 +2,15 @@
 import ReadiumShared
 
 /// The reading order of a publication as items for an `AudioRenderer`: opens each track's resource
-/// and a decoder for it. Called on the render thread (blocking I/O allowed there).
+/// and a decoder for it. Called on the render thread (blocking I/O allowed there), and for remote
+/// tracks on the opening thread of `ItemOpening` too.
 struct PublicationRenderSource: RenderSource {
     let publication: Publication
     let decoderFactory: any AudioDecoderFactory
+
+    /// How long before the end of a track the next one is opened when it is remote: enough for its
+    /// first request through a few retries (0.25 + 0.5 + 1 + 2 s of backoff) on a slow network.
+    static let remoteLeadSeconds = 20.0
 
     var itemCount: Int? { publication.readingOrder.count }
 
@@ -14,6 +19,15 @@ struct PublicationRenderSource: RenderSource {
         let link = publication.readingOrder[index]
         let resource = try publication.resource(at: link.hrefWithoutFragment)
         return try decoderFactory.makeDecoder(for: resource, mediaType: link.mediaType)
+    }
+
+    /// Remote tracks are opened near the end of the previous one, off the render thread; local ones at once.
+    func preopening(ofItem index: Int) -> ItemPreopening {
+        guard publication.readingOrder.indices.contains(index),
+              let resource = try? publication.resource(at: publication.readingOrder[index].hrefWithoutFragment),
+              resource.isRemote else { return .atStart }
+        let previous = publication.readingOrder.indices.contains(index - 1) ? publication.readingOrder[index - 1].duration : nil
+        return .nearEnd(leadSeconds: Self.remoteLeadSeconds, previousDuration: previous)
     }
 
     func issue(for error: any Error, item index: Int) -> RenderIssue {

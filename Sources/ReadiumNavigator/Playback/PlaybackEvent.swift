@@ -37,6 +37,11 @@ public enum PlaybackEvent<Target: Sendable>: Sendable {
     case outputLost
     /// The output reopened after `outputLost`; playback continues if the intent is to play.
     case outputRestored
+    /// Rendering waits for its input (a remote track's bytes, the next remote track still opening):
+    /// `playing` shows `loading` until `bufferingEnded`. The output is left as it is.
+    case bufferingStarted
+    /// The input caught up after `bufferingStarted`: back to `playing` if nothing else changed.
+    case bufferingEnded
 }
 
 extension PlaybackEvent: Equatable where Target: Equatable {}

@@ -21,7 +21,8 @@ extension PlaybackStateMachine {
     }
 
     mutating func pause(_ actions: inout [PlaybackAction<Target>]) {
-        switch state {
+        // Buffering is playing that waits for its input: paused as playing is.
+        switch isBuffering ? .playing : state {
         case .playing:
             intent = .pause
             outputPhase = .paused
@@ -77,7 +78,7 @@ extension PlaybackStateMachine {
         guard isResourceLoaded, pendingLoad == nil, !isEndReached else { return }
         if hasNext {
             actions.append(.advanceToNext)
-        } else if state == .playing {
+        } else if state == .playing || isBuffering {
             finish(&actions)
         } else {
             isEndReached = true
@@ -101,7 +102,7 @@ extension PlaybackStateMachine {
             actions.append(.stopOutput)
             release()
             enter(.ended, &actions)
-        } else if state == .playing {
+        } else if state == .playing || isBuffering {
             finish(&actions)
         } else {
             isEndReached = true
@@ -111,6 +112,7 @@ extension PlaybackStateMachine {
     mutating func outputLost(_ actions: inout [PlaybackAction<Target>]) {
         guard isOutputAvailable, outputPhase != .closed else { return }
         isOutputAvailable = false
+        isBuffering = false
         outputPhase = .paused
         actions.append(.reopenOutput)
         if state == .playing { enter(.loading, &actions) }
@@ -124,10 +126,24 @@ extension PlaybackStateMachine {
         }
     }
 
+    mutating func bufferingStarted(_ actions: inout [PlaybackAction<Target>]) {
+        guard state == .playing else { return }
+        enter(.loading, &actions)
+        isBuffering = true
+    }
+
+    mutating func bufferingEnded(_ actions: inout [PlaybackAction<Target>]) {
+        guard isBuffering, state == .loading else { return }
+        isBuffering = false
+        // Output and intent are untouched by buffering: only the state shown changes back.
+        enter(.playing, &actions)
+    }
+
     // MARK: Helpers
 
     /// Asks for `target` to be loaded and waits in `loading`; an earlier pending load is abandoned.
     private mutating func requestLoad(_ target: Target, _ actions: inout [PlaybackAction<Target>]) {
+        isBuffering = false
         lastLoadID &+= 1
         let id = PlaybackLoadID(rawValue: lastLoadID)
         pendingLoad = id
@@ -167,6 +183,8 @@ extension PlaybackStateMachine {
     /// Moves to `newState`, emitting it only when it differs from the current state.
     private mutating func enter(_ newState: PlaybackState, _ actions: inout [PlaybackAction<Target>]) {
         guard newState != state else { return }
+        // Any other change (a pause, a seek, an end, a lost output) ends the buffering it showed.
+        isBuffering = false
         state = newState
         actions.append(.emitState(newState))
     }

@@ -41,6 +41,8 @@ public struct PlaybackStateMachine<Target: Sendable>: Sendable {
     public internal(set) var outputPhase: OutputPhase = .closed
     /// False between `outputLost` and `outputRestored`.
     public internal(set) var isOutputAvailable = true
+    /// Whether `loading` stands for a wait on the input (`bufferingStarted`) while playing.
+    public internal(set) var isBuffering = false
     /// The last resource was rendered to its end while not playing; resuming drains and ends.
     public internal(set) var isEndReached = false
     /// Where `play` starts from when nothing is loaded: the beginning of the publication, or of a clip.
@@ -70,6 +72,8 @@ public struct PlaybackStateMachine<Target: Sendable>: Sendable {
             if fatal { fatalError(&actions) } else { skippableError(hasNext: hasNext, &actions) }
         case .outputLost: outputLost(&actions)
         case .outputRestored: outputRestored(&actions)
+        case .bufferingStarted: bufferingStarted(&actions)
+        case .bufferingEnded: bufferingEnded(&actions)
         }
         return actions
     }

@@ -13,7 +13,7 @@ extension RenderLoop {
             sink?.pause()
             reportHeardPosition()
         case .resume:
-            guard current != nil, outputFormat != nil, sink != nil, reconnection == nil else { return }
+            guard current != nil || awaitedItem != nil, outputFormat != nil, sink != nil, reconnection == nil else { return }
             sink?.resume()
             isRunning = true
         case .flush:
@@ -45,6 +45,7 @@ extension RenderLoop {
     /// following items, reporting each failure.
     func load(item: Int, seconds: Double, endSeconds: Double?) {
         isRunning = false
+        awaitedItem = nil
         resetProcessing()
         var index = max(item, 0)
         var startSeconds = max(seconds, 0)
@@ -101,6 +102,11 @@ extension RenderLoop {
     func decoder(forItem index: Int) throws -> any AudioDecoder {
         if let current, current.index == index { return current.decoder }
         current = nil
+        if let opening, opening.index == index {
+            self.opening = nil
+            // Finished by now, unless a load jumped to it: then wait here, as opening it here would.
+            return try opening.waitForDecoder()
+        }
         if let preopened, preopened.index == index {
             self.preopened = nil
             switch preopened {
@@ -132,6 +138,8 @@ extension RenderLoop {
     func closeItems() {
         current = nil
         preopened = nil
+        opening = nil
+        awaitedItem = nil
     }
 
     /// An output failure: a lost server starts reconnecting (`RenderLoop+Reconnection`); anything else

@@ -102,14 +102,25 @@ extension RenderLoop {
         }
     }
 
-    /// Opens the next item while the current one plays, so its set-up never delays the output.
+    /// Opens the next item while the current one plays, so its set-up never delays the output: at once
+    /// on this thread when that is cheap, else on a thread of its own near the current item's end.
     func preopenNextIfNeeded() {
-        guard let item = current, item.endFrame == nil, preopened?.index != item.index + 1,
-              source.mayHaveItem(at: item.index + 1) else { return }
-        do {
-            preopened = .decoder(item.index + 1, try source.openItem(at: item.index + 1))
-        } catch {
-            preopened = .failed(item.index + 1, error)
+        guard let item = current, item.endFrame == nil else { return }
+        let next = item.index + 1
+        guard preopened?.index != next, opening?.index != next, source.mayHaveItem(at: next) else { return }
+        if nextPreopening?.index != next { nextPreopening = (next, source.preopening(ofItem: next)) }
+        switch nextPreopening?.preopening ?? .atStart {
+        case .atStart:
+            do {
+                preopened = .decoder(next, try source.openItem(at: next))
+            } catch {
+                preopened = .failed(next, error)
+            }
+        case .nearEnd(let leadSeconds, let previousDuration):
+            let format = item.decoder.format
+            let length = item.decoder.frameCount ?? previousDuration.map { format.frames(ofSeconds: $0) }
+            if let length, format.seconds(ofFrames: length - item.decoder.currentFrame) > leadSeconds { return }
+            opening = ItemOpening(index: next, source: source)
         }
     }
 
@@ -120,10 +131,25 @@ extension RenderLoop {
             resampler.flush()
             guard pullResampled(resampler) else { return }
         }
-        var index = item.index + 1
+        let index = item.index + 1
         report(.itemEnded(generation: generation, item: item.index, hasNext: source.mayHaveItem(at: index)))
         current = nil
+        continueWithItem(at: index)
+    }
+
+    /// Goes on with the item at `index`, or the first after it that opens; waits (`awaitedItem`, polled by
+    /// `run()`) while it is still opening on its own thread; ends the publication past the last.
+    func continueWithItem(at first: Int) {
+        var index = first
+        let wasAwaiting = awaitedItem != nil
+        awaitedItem = nil
+        defer { if wasAwaiting, awaitedItem == nil { report(.buffering(generation: generation, false)) } }
         while source.mayHaveItem(at: index) {
+            if let opening, opening.index == index, !opening.isFinished {
+                if !wasAwaiting { report(.buffering(generation: generation, true)) }
+                awaitedItem = index
+                return
+            }
             do {
                 let decoder = try decoder(forItem: index)
                 current = Item(index: index, decoder: decoder, resampler: resampler(for: decoder.format), endFrame: nil)

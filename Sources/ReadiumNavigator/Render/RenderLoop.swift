@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumShared
 
 /// The state and loop of the render thread behind `AudioRenderer`.
 ///
@@ -10,6 +11,8 @@ final class RenderLoop: @unchecked Sendable {
     /// Frames decoded per step: ~46 ms at 44.1 kHz.
     static let chunkFrames = 2048
     static let maxChannels = 8
+    /// How often the loop looks whether an awaited item finished opening.
+    static let awaitedItemPollInterval = 0.01
 
     struct Item {
         var index: Int
@@ -42,6 +45,12 @@ final class RenderLoop: @unchecked Sendable {
     var speedProcessor: (any SpeedProcessor)?
     var current: Item?
     var preopened: Preopened?
+    /// The next item being opened on a thread of its own (`ItemPreopening.nearEnd`).
+    var opening: ItemOpening?
+    /// How the item after the current one is to be opened, asked once per item.
+    var nextPreopening: (index: Int, preopening: ItemPreopening)?
+    /// The item the output waits for: the current one ended and its successor is still opening.
+    var awaitedItem: Int?
     var isRunning = false
     var isShutDown = false
     var generation: UInt64 = 0
@@ -100,6 +109,11 @@ final class RenderLoop: @unchecked Sendable {
     /// The thread's body: makes the sink, then performs commands and renders until shut down.
     func run() {
         Thread.current.name = "raudio.render"
+        // A remote read waiting on the network shows as `loading` (reported from inside the read).
+        ResourceWaitObserver.install { [unowned self] waiting in
+            report(.buffering(generation: generation, waiting))
+        }
+        defer { ResourceWaitObserver.uninstall() }
         makeSinkIfNeeded()
         while !isShutDown {
             if let commands = inbox.take() {
@@ -109,6 +123,10 @@ final class RenderLoop: @unchecked Sendable {
             if reconnection != nil {
                 inbox.wait(timeout: Self.reconnectInterval)
                 if !isShutDown, inbox.isEmpty { tryReconnecting() }
+            } else if isRunning, let awaitedItem {
+                // Polled, so that commands (a seek elsewhere, a pause, quit) are served while it opens.
+                inbox.wait(timeout: Self.awaitedItemPollInterval)
+                if !isShutDown, inbox.isEmpty, self.awaitedItem == awaitedItem { continueWithItem(at: awaitedItem) }
             } else if isRunning, current != nil {
                 renderStep()
             } else {

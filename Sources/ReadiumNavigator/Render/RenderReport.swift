@@ -44,6 +44,9 @@ public enum RenderReport: Sendable {
     case outputLost(generation: UInt64, AudioSinkError, position: RenderPosition?)
     /// A new sink is open after `.outputLost`, paused at the lost position: `resume()` continues.
     case outputRestored(generation: UInt64)
+    /// Rendering waits for its input (`true`: a remote track's bytes, or the next remote track still
+    /// opening) or got it again (`false`).
+    case buffering(generation: UInt64, Bool)
     /// The output failed (fatal): the render thread stopped rendering.
     case outputFailed(generation: UInt64, AudioSinkError)
     /// The render thread has exited and released everything; nothing follows.

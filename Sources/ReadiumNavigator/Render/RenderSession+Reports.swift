@@ -57,6 +57,9 @@ extension RenderSession {
             handle(.outputLost, owner: owner)
         case .outputRestored:
             handle(.outputRestored, owner: owner)
+        case .buffering(let reportGeneration, let waiting):
+            guard reportGeneration == generation else { return }
+            handle(waiting ? .bufferingStarted : .bufferingEnded, owner: owner)
         case .outputFailed(_, let error):
             pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: owner.issueLocator)
             handle(.error(fatal: true, hasNext: false), owner: owner)

@@ -14,6 +14,22 @@ public protocol RenderSource: Sendable {
 
     /// Describes `error`, thrown by `openItem` or by a decoder of the item at `index`, for a listener.
     func issue(for error: any Error, item index: Int) -> RenderIssue
+
+    /// When the item at `index` is opened ahead of its turn, for a gapless join (`.atStart` unless a
+    /// source says otherwise). A source that answers `.nearEnd` must allow `openItem` on another thread.
+    func preopening(ofItem index: Int) -> ItemPreopening
+}
+
+/// When the render loop opens the item that follows the current one.
+public enum ItemPreopening: Sendable, Equatable {
+    /// On the render thread, as soon as the previous item starts: opening is cheap (a file, a ZIP entry,
+    /// a synthesized utterance).
+    case atStart
+    /// On a thread of its own, once `leadSeconds` or less of the previous item remain: opening waits on
+    /// the network and fetches bytes (a remote track), so it neither holds up the previous item's audio
+    /// nor fetches a track long before it is heard. `previousDuration` (seconds, from the publication)
+    /// stands in for the previous item's length when its decoder does not know it.
+    case nearEnd(leadSeconds: Double, previousDuration: Double?)
 }
 
 /// Thrown by `RenderSource.openItem(at:)` for an index past the last item when `itemCount` is nil.
@@ -29,6 +45,8 @@ extension RenderSource {
         }
         return RenderIssue(item: index, code: "item-unreadable", message: "item \(index): \(error)", href: nil)
     }
+
+    public func preopening(ofItem index: Int) -> ItemPreopening { .atStart }
 
     /// Whether an item may exist at `index` (always true when the count is unknown).
     func mayHaveItem(at index: Int) -> Bool {

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The reader (a decoder's thread) asks for bytes at an offset: held bytes are copied at once; an
 /// offset a little ahead of the window is waited for; any other offset (a seek) restarts the fetching
-/// there, so a seek fetches only from where it lands. The thread fetches with bounded range requests
-/// (16 KiB after a restart, then growing with what the reader uses, up to half the ring ahead), so that
+/// there, so a seek fetches only from where it lands. The thread fetches with bounded range requests:
+/// one of half the ring after a restart, delivered to the reader as its bytes arrive (so a seek costs
+/// one request), then refills growing with what the reader uses, up to half the ring ahead, so that
 /// each response ends normally and its connection is kept alive for the next. With a server that ignores
 /// `Range`, one transfer streams the rest of the file and waits while the ring is full.
 ///
@@ -32,8 +33,10 @@ final class ReadAheadStream: @unchecked Sendable {
     /// Where the reader's last read ended, and where the last restart put it.
     private var readerPosition: UInt64 = 0
     private var restartOffset: UInt64 = 0
+    /// Where the running request's range ends (0 when none runs): a read before it waits for it.
+    private var inFlightEnd: UInt64 = 0
 
-    /// The read-ahead right after a restart (the first request fetches a quarter of it).
+    /// The read-ahead wanted right after a restart (the smallest request is a quarter of it).
     static let firstRequestBytes = 64 * 1024
     /// Bytes kept behind the reader, so that a short step back is served without a request.
     static let keptBehindBytes = 32 * 1024
@@ -69,10 +72,16 @@ final class ReadAheadStream: @unchecked Sendable {
     }
 
     /// Fills `buffer` with the bytes at `offset`, waiting for the network as needed; returns how many,
-    /// fewer only at the end of the resource. Called by one reader thread.
+    /// fewer only at the end of the resource. Called by one reader thread, whose `ResourceWaitObserver`
+    /// hears of a wait longer than its threshold and of its end.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
         condition.lock()
-        defer { condition.unlock() }
+        var waitingSince: Date?
+        var toldWaiting = false
+        defer {
+            condition.unlock()
+            if toldWaiting { ResourceWaitObserver.notify(waiting: false) }
+        }
         var filled = 0
         while filled < buffer.count {
             let position = offset + UInt64(filled)
@@ -94,16 +103,26 @@ final class ReadAheadStream: @unchecked Sendable {
                     throw failure
                 }
                 restart(at: position)
-            } else if !active || position < ring.start || position > ring.end + UInt64(ring.capacity / 2) {
+            } else if !active || position < ring.start || position > max(ring.end, inFlightEnd) {
                 restart(at: position)
             } else {
-                // A little ahead of the window: drop what precedes it so the fetching can go on.
+                // The bytes the fetching brings next (at the window's end, or further on in the running
+                // request): drop what precedes them so that it can go on.
                 ring.discard(before: position)
+                readerPosition = position
                 condition.broadcast()
             }
             if isAccessCancelled { throw access.cancellation.error(href: url) }
+            let now = Date()
+            let since = waitingSince ?? now
+            waitingSince = since
+            if !toldWaiting, now.timeIntervalSince(since) >= ResourceWaitObserver.threshold {
+                toldWaiting = true
+                ResourceWaitObserver.notify(waiting: true)
+            }
             // Timed, so that a cancellation of the access is noticed even if the fetching thread is stuck.
-            _ = condition.wait(until: Date().addingTimeInterval(0.25))
+            let wake = toldWaiting ? 0.25 : min(0.25, ResourceWaitObserver.threshold - now.timeIntervalSince(since) + 0.001)
+            _ = condition.wait(until: now.addingTimeInterval(wake))
         }
         return filled
     }
@@ -117,6 +136,7 @@ final class ReadAheadStream: @unchecked Sendable {
         fetchedSinceRestart = 0
         readerPosition = offset
         restartOffset = offset
+        inFlightEnd = 0
         condition.broadcast()
     }
 
@@ -149,12 +169,19 @@ final class ReadAheadStream: @unchecked Sendable {
             }
             let current = generation
             let start = ring.end
-            let size = fetchedSinceRestart < smallest ? smallest : min(ring.freeSpace, max(smallest, Int(target * 2 > ahead ? target * 2 - ahead : 0)))
+            // The first request after a restart asks for half the ring at once: read as it arrives, it
+            // serves the reader's first read and goes on as the read-ahead, so a seek costs one request
+            // (the next seek stops it where it got to).
+            let size = fetchedSinceRestart == 0 && ring.count == 0
+                ? min(ring.freeSpace, max(smallest, ring.capacity / 2))
+                : min(ring.freeSpace, max(smallest, Int(target * 2 > ahead ? target * 2 - ahead : 0)))
             let range = acceptsRanges ? start..<min(length, start + UInt64(size)) : start..<length
+            inFlightEnd = range.upperBound
             condition.unlock()
             if let cached = cachedBytes(from: start, count: range.upperBound - range.lowerBound) {
                 _ = cached.withUnsafeBytes { deliver($0, generation: current) }
                 condition.lock()
+                if generation == current { inFlightEnd = 0 }
                 condition.broadcast()
                 continue
             }
@@ -171,6 +198,7 @@ final class ReadAheadStream: @unchecked Sendable {
                 caught = error
             }
             condition.lock()
+            if generation == current { inFlightEnd = 0 }
             if let caught, generation == current { failure = caught }
             condition.broadcast()
         }

@@ -154,6 +154,54 @@ struct RemotePlayTests {
         #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
     }
 
+    @Test func aStalledNextTrackDoesNotHoldUpTheCurrentOne() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // The second track's first request waits 3 s; 6.5 s of the first track remain from 0:18.
+        proxy.inject(.stall(seconds: 3), pathSuffix: "02-the-ship.ogg")
+        let player = try RunningProcess(ProcessRunner.raudioExecutable,
+                                        ["play", proxy.url("gull-rock/manifest.json"), "--output", "null", "--realtime", "--from", "0:18", "--interval", "0.1"],
+                                        environment: ["XDG_CACHE_HOME": fixture.folder.path("cache"), "RAUDIO_STATE_DIR": fixture.folder.path("state")])
+        defer { _ = player.finish(timeout: 5) }
+        // When each line arrived: the positions of the first track must keep coming while the second stalls.
+        var arrivals: [(line: String, at: Date)] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !arrivals.contains(where: { $0.line.contains("\"type\":\"track\"") && $0.line.contains("02-the-ship.ogg") }) {
+            let lines = player.outputLines
+            for line in lines.dropFirst(arrivals.count) { arrivals.append((line, Date())) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        player.send("quit\n")
+        let positions = arrivals.filter { $0.line.contains("\"type\":\"position\"") && $0.line.contains("01-the-storm.mp3") }.map(\.at)
+        let secondTrack = try #require(arrivals.first { $0.line.contains("\"type\":\"track\"") && $0.line.contains("02-the-ship.ogg") }?.at,
+                                       "the second track never started: \(player.standardError)")
+        let first = try #require(positions.first)
+        let longestSilence = zip(positions, positions.dropFirst()).map { $1.timeIntervalSince($0) }.max() ?? 0
+        #expect(proxy.requests.first { $0.path.hasSuffix("02-the-ship.ogg") }?.fault != nil, "the stall was not met")
+        #expect(positions.count >= 20, "\(positions.count) positions")
+        #expect(longestSilence < 1, "no position for \(longestSilence) s while the first track played")
+        // The stall is hidden behind the first track's last seconds: the second starts on time.
+        #expect(secondTrack.timeIntervalSince(first) < 8.5, "the second track started \(secondTrack.timeIntervalSince(first)) s after the first position")
+    }
+
+    @Test func aStallWhilePlayingShowsLoadingThenPlayingAgain() throws {
+        let fixture = try RemoteBookFixture()
+        let proxy = try fixture.faultProxy()
+        // The first track's read-ahead (from byte 65536, past its head) waits 2 s: playback catches up with it.
+        proxy.inject(.stall(seconds: 2), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        let (result, wav) = try fixture.play(proxy.url("gull-rock/manifest.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(proxy.requests.contains { $0.fault != nil }, "the stall was not met")
+        let states = RemoteBookFixture.events(result, type: "state")
+        let names = states.compactMap { $0["state"]?.stringValue }
+        let buffering = try #require(states.indices.first { $0 > 0 && names[$0] == "loading" && names[$0 - 1] == "playing" }, "states: \(names)")
+        #expect(states[buffering]["locator"]?.objectValue?["href"]?.stringValue == "01-the-storm.mp3", "\(states[buffering])")
+        #expect(names.dropFirst(buffering + 1).first == "playing", "states: \(names)")
+        #expect(names.last == "ended", "states: \(names)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
     @Test func aTrackWhoseConnectionsKeepBreakingIsAbandonedAndTheRestPlays() throws {
         let fixture = try RemoteBookFixture()
         let proxy = try fixture.faultProxy()
@@ -162,7 +210,10 @@ struct RemotePlayTests {
         let (result, _) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["RAUDIO_RETRY_DELAYS": "0.02,0.04"])
         #expect(result.status == 0, "\(result.standardError)")
         let warnings = RemoteBookFixture.events(result, type: "warning")
-        #expect(warnings.filter { $0["code"]?.stringValue == "remote-retry" }.count >= 2, "\(warnings)")
+        let retries = warnings.filter { $0["code"]?.stringValue == "remote-retry" }
+        #expect(retries.count >= 2, "\(warnings)")
+        // Retries go through the navigator's events, which place them where playback is.
+        #expect(retries.allSatisfy { $0["locator"]?.objectValue?["href"]?.stringValue != nil }, "\(retries)")
         #expect(warnings.contains { $0["href"]?.stringValue == "01-the-storm.mp3" && $0["message"]?.stringValue?.contains("gave up") == true }, "\(warnings)")
         let tracks = RemoteBookFixture.events(result, type: "track").compactMap { $0["locator"]?.objectValue?["href"]?.stringValue }
         #expect(tracks.contains("02-the-ship.ogg") && tracks.contains("03-le-matin.mp3"), "\(tracks)")

@@ -80,6 +80,32 @@ struct RemoteStreamingTests {
         #expect(fetched < length / 3, "the seek fetched \(fetched) of \(length) bytes")
     }
 
+    @Test func aSeekCostsOneRangeRequest() throws {
+        let path = "audio/mp3-speech/auphonic_chapters_demo.mp3"
+        let server = try NginxServer()
+        defer { server.stop() }
+        let served = try Self.serve(path, server: server)
+        let made = try RAudioDecoderFactory().makeDecoder(for: Self.access().resource(url: server.url(served)), mediaType: nil)
+        let decoder = try #require(made as? MPG123Decoder)
+        // The frame index first (one pass over the file), as the first forward seek would build it.
+        decoder.waitForFrameIndex()
+        let total = try #require(decoder.frameCount)
+        var requestsPerSeek: [Int] = []
+        for fraction in [0.1, 0.8, 0.35, 0.6, 0.05, 0.9, 0.5, 0.25, 0.7, 0.15] {
+            // What the previous seek's read-ahead fetched is logged once its response ended.
+            Thread.sleep(forTimeInterval: 0.3)
+            let before = server.accessLog.count
+            try decoder.seek(toFrame: Int64(Double(total) * fraction))
+            _ = try DecoderTestSupport.readFrames(decoder, count: 4096)
+            Thread.sleep(forTimeInterval: 0.3)
+            requestsPerSeek.append(server.accessLog.count - before)
+        }
+        // One request where the seek lands serves its first read and goes on as the read-ahead (none when
+        // the previous read-ahead holds the target).
+        #expect(requestsPerSeek.allSatisfy { $0 <= 2 }, "requests per seek: \(requestsPerSeek)")
+        #expect(requestsPerSeek.sorted()[requestsPerSeek.count / 2] == 1, "requests per seek: \(requestsPerSeek)")
+    }
+
     @Test func aServerThatRestartsMidTrackIsWaitedFor() throws {
         let path = "audio/mp3-speech/auphonic_chapters_demo.mp3"
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-restart-\(UUID().uuidString)")
