@@ -20,6 +20,12 @@ public final class FaultProxy: @unchecked Sendable {
         case stall(seconds: Double)
         /// Forwards without the `Range` header (the server then sends the whole file).
         case stripRange
+        /// Forwards with the response's `Content-Length` off by this many bytes (positive: it promises
+        /// more than the body holds; negative: less).
+        case lieAboutLength(by: Int)
+        /// Ignores `Range` and answers 200 with the whole file over and over until the client hangs up,
+        /// announcing `contentLength` (none when nil).
+        case endless(contentLength: Int?)
     }
 
     /// A request that reached the proxy: its path and `Range` header, and the fault it met.
@@ -30,7 +36,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     public let port: UInt16
-    private let upstreamPort: UInt16
+    let upstreamPort: UInt16
     private let listener: Int32
     private let rules = Locked<[(suffix: String, rangeStart: Int?, fault: Fault, skipped: Int, remaining: Int)]>([])
     private let log = Locked<[Request]>([])
@@ -60,6 +66,10 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// The requests seen so far, in order of arrival.
     public var requests: [Request] { log.withLock { $0 } }
+
+    /// Body bytes sent by `endless` answers so far.
+    public var endlessBytesSent: Int { endlessCount.withLock { $0 } }
+    let endlessCount = Locked(0)
 
     public func stop() {
         let already = stopped.withLock { value in
@@ -100,6 +110,10 @@ public final class FaultProxy: @unchecked Sendable {
             Thread.sleep(forTimeInterval: seconds)
         case .stripRange:
             head.headers.removeAll { $0.name.lowercased() == "range" }
+        case .endless(let contentLength):
+            return serveEndlessly(head, contentLength: contentLength, to: client)
+        case .lieAboutLength(let difference):
+            return relayLyingAboutLength(head, by: difference, to: client)
         case .dropAfter, nil:
             break
         }

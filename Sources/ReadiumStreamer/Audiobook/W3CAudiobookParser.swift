@@ -35,6 +35,12 @@ public struct W3CAudiobookParser: Sendable {
         } catch {
             throw OpeningError(error)
         }
+        return try parse(manifestData: data, container: container, manifestHref: manifestHref, errorPath: errorPath, mediaType: mediaType)
+    }
+
+    /// Parses `data`, the manifest at `manifestHref` in `container`, already read (a remote manifest,
+    /// fetched once); `errorPath` names it in errors.
+    public func parse(manifestData data: Data, container: any Container, manifestHref: String, errorPath: String, mediaType: MediaType) throws(OpeningError) -> Publication {
         let object: JSONObject
         do {
             guard let parsed = try JSONParser.parse(data).objectValue else {

@@ -3,7 +3,8 @@ import Foundation
 import ReadiumShared
 
 /// Opens a publication from its remote manifest (`https://host/book/manifest.json`): a Readium Web
-/// Publication Manifest whose resources are fetched over HTTP, relative to the manifest's URL.
+/// Publication Manifest or a W3C Audiobooks manifest (`publication.json`), whose resources are fetched
+/// over HTTP, relative to the manifest's URL.
 struct RemoteManifestLoader {
     /// Manifests are small; anything larger is refused rather than held in memory.
     static let maximumBytes = 8 * 1024 * 1024
@@ -28,11 +29,15 @@ struct RemoteManifestLoader {
         if PublicationOpener.isLCPLicense(object) {
             throw OpeningError(.unsupported, path: address, message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet")
         }
-        if W3CAudiobookParser.isW3CManifest(object) {
-            throw OpeningError(.unsupported, path: address, message: "is a W3C Audiobooks manifest; raudio streams Readium Web Publication Manifests only")
-        }
         let manifestURL = URL(string: fetched.url) ?? url
         let container = HTTPContainer(manifestURL: manifestURL, access: access)
+        if W3CAudiobookParser.isW3CManifest(object) {
+            return try W3CAudiobookParser().parse(
+                manifestData: fetched.data, container: container,
+                manifestHref: manifestURL.lastPathComponent.isEmpty ? W3CAudiobookParser.manifestHref : manifestURL.lastPathComponent,
+                errorPath: address, mediaType: .w3cWPUBManifest
+            )
+        }
         return try ReadiumManifestParser().parse(
             manifestData: fetched.data, container: container, manifestHref: manifestURL.lastPathComponent.isEmpty ? "manifest.json" : manifestURL.lastPathComponent,
             format: .readiumManifest, errorPath: address

@@ -45,6 +45,21 @@ struct RemotePlayTests {
         #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
     }
 
+    @Test func aRemoteW3CAudiobookPlaysAsTheBookOnDisk() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: RemoteBookFixture.tracks)
+        // The W3C Audiobooks shape: a JSON-LD context, `url` items relative to the manifest's URL.
+        let items = RemoteBookFixture.tracks.map { #"{"url": "\#($0)", "encodingFormat": "\#($0.hasSuffix(".ogg") ? "audio/ogg" : "audio/mpeg")"}"# }
+        let manifest = #"{"@context": ["https://schema.org", "https://www.w3.org/ns/pub-context"], "conformsTo": "https://www.w3.org/TR/audiobooks/", "type": "Audiobook", "name": "Gull Rock over W3C", "readingOrder": [\#(items.joined(separator: ", "))]}"#
+        try fixture.server.write(manifest, as: "gull-rock/publication.json")
+        let info = try ProcessRunner.raudio(["info", "--human", fixture.server.url("gull-rock/publication.json")])
+        #expect(info.status == 0 && info.standardOutput.contains("Gull Rock over W3C"), "\(info.standardOutput)\(info.standardError)")
+        let (result, wav) = try fixture.play(fixture.server.url("gull-rock/publication.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.events(result, type: "track").count == 3)
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+    }
+
     @Test func infoOfARemoteManifestResolvesHrefsAgainstItsURL() throws {
         let fixture = try RemoteBookFixture()
         let result = try ProcessRunner.raudio(["info", "--human", fixture.server.url("gull-rock/manifest.json")])
