@@ -8,9 +8,10 @@ talks to it over its standard input and output:
   {"error": "...", "file": "..."} (then the worker exits with status 65);
 - each request is one JSON line {"text": "...", "speed": 1.0, "volume": 1.0}
   (speed divides the voice's length scale; volume multiplies the peak-normalized samples);
-- each answer is one JSON line {"samples": N, "words": [[start, end], ...], "warning": "..."} followed by
-  N little-endian float32 samples (mono, at the voice's rate). "words" are the sample ranges of the
-  phoneme groups between word separators, in order: raudio maps them to the words of the text.
+- each answer is one JSON line {"samples": N, "words": [[start, end, phonemes], ...]} followed by N
+  little-endian float32 samples (mono, at the voice's rate), or {"samples": 0, "error": "..."} when
+  this text cannot be spoken. "words" are the phoneme groups between the phonemizer's word separators,
+  in order: their sample range and how many sounds they have; raudio maps them to the words of the text.
 
 The model is patched once to output its phoneme durations (piper.patch_voice_with_alignment) and the
 patched copy cached in $XDG_CACHE_HOME/raudio/piper, so later loads need neither onnx nor the patch.
@@ -157,17 +158,17 @@ def synthesize(voice, request, np):
             audio = spoken[0]
             if spoken[1] is not None:
                 counts, position = spoken[1], offset + spoken[2]
-                group_start, has_sound = position, False
+                group_start, sounds = position, 0
                 for phoneme, count in zip(piece, counts):
                     if phoneme == " ":
-                        if has_sound:
-                            words.append([group_start, position])
-                        group_start, has_sound = position + count, False
-                    elif phoneme not in PUNCTUATION and phoneme not in "ˈˌ":
-                        has_sound = True
+                        if sounds:
+                            words.append([group_start, position, sounds])
+                        group_start, sounds = position + count, 0
+                    elif phoneme not in PUNCTUATION and phoneme not in "ˈˌː":
+                        sounds += 1
                     position += count
-                if has_sound:
-                    words.append([group_start, position])
+                if sounds:
+                    words.append([group_start, position, sounds])
             sentence_chunks.append(audio)
             offset += len(audio)
         if sentence_chunks:

@@ -35,6 +35,24 @@ public final class PiperEngine: TTSEngine {
 
     deinit { worker.close() }
 
+    /// The worker process's id (for diagnostics and tests).
+    public var workerProcessIdentifier: Int32 { worker.processIdentifier }
+
+    /// Loads the voice named `name` (`en_US-joe-medium`, with or without `piper:`) from the catalog of
+    /// `voicePaths`, `$XDG_DATA_HOME/raudio/voices` and the Piper environment.
+    ///
+    /// Throws `.workerUnavailable` without a Piper environment, `.unknownVoice` when no voice has that
+    /// name, `.badVoice` naming the file when it cannot be loaded. Blocks about a second.
+    public static func load(named name: String, voicePaths: [URL] = []) throws(PiperError) -> PiperEngine {
+        guard let runtime = PiperRuntime.find() else { throw PiperError(.workerUnavailable, message: "Piper is not installed: \(PiperRuntime.installHint)") }
+        let catalog = PiperVoiceCatalog(voicePaths: voicePaths, runtime: runtime)
+        guard let voice = catalog.voice(named: name) else {
+            if let problem = catalog.problems.first { throw problem }
+            throw PiperError(.unknownVoice, message: "no Piper voice \"\(name)\" (see raudio voices)")
+        }
+        return try PiperEngine(voice: voice, runtime: runtime)
+    }
+
     public func voice(withIdentifier identifier: String) -> TTSVoice? {
         availableVoices.first { $0.identifier.lowercased() == identifier.lowercased() }
     }
@@ -89,7 +107,7 @@ public final class PiperEngine: TTSEngine {
                 if pitch != 1 {
                     samples = PiperPitchShift.apply(samples, pitch: pitch, sampleRate: format.sampleRate)
                     let scale = Double(samples.count) / Double(max(answer.samples.count, 1))
-                    words = words.map { Int64(Double($0.lowerBound) * scale)..<Int64(Double($0.upperBound) * scale) }
+                    words = words.map { $0.scaled(by: scale) }
                 }
                 let boundaries = PiperWordTiming.boundaries(text: text, groups: words).filter { $0.startFrame < Int64(samples.count) }
                 onChunk?(TTSAudioChunk(samples: samples, startFrame: 0, wordBoundaries: boundaries))

@@ -11,10 +11,10 @@ import ReadiumShared
 /// or raudio's own exit), so no process outlives raudio. If it dies, every waiting and later request
 /// fails with `.workerFailed` quoting the end of its stderr; nothing waits forever.
 final class PiperWorker: Sendable {
-    /// One answer: mono samples at the voice's rate, and the sample range of each spoken word.
+    /// One answer: mono samples at the voice's rate, and the phoneme groups (spoken words) in them.
     struct Answer: Sendable {
         var samples: [Float]
-        var words: [Range<Int64>]
+        var words: [PiperWordTiming.Group]
     }
 
     private final class Queue: Sendable {
@@ -75,6 +75,9 @@ final class PiperWorker: Sendable {
         thread.name = "raudio.piper"
         thread.start()
     }
+
+    /// The worker's process id (for diagnostics and tests).
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Blocks until the voice is loaded (about a second for a medium voice); returns its sample rate or
     /// throws `.badVoice` (the worker named the broken file) or `.workerFailed`. From raudio's own
@@ -147,12 +150,12 @@ final class PiperWorker: Sendable {
         if case .string(let message)? = fields["error"] {
             return .failure(PiperError(.workerFailed, message: "Piper could not speak this text with \(voice.identifier): \(message)"))
         }
-        var words: [Range<Int64>] = []
-        if case .array(let pairs)? = fields["words"] {
-            for pair in pairs {
-                guard case .array(let bounds) = pair, bounds.count == 2, case .integer(let start) = bounds[0], case .integer(let end) = bounds[1],
-                      start >= 0, start <= end, end <= count else { continue }
-                words.append(start..<end)
+        var words: [PiperWordTiming.Group] = []
+        if case .array(let entries)? = fields["words"] {
+            for entry in entries {
+                guard case .array(let values) = entry, values.count == 3, case .integer(let start) = values[0], case .integer(let end) = values[1],
+                      case .integer(let sounds) = values[2], start >= 0, start <= end, end <= count else { continue }
+                words.append(PiperWordTiming.Group(samples: start..<end, sounds: Int(sounds)))
             }
         }
         return .success(Answer(samples: samples, words: words))
