@@ -12,7 +12,7 @@ struct VoicesCommandTests {
         }
     }
 
-    @Test func listsEveryVoiceAsJSONLinesWithTheFourKeys() throws {
+    @Test func listsEveryVoiceAsJSONLinesWithTheirKeysAndEngine() throws {
         let result = try ProcessRunner.raudio(["voices"])
         #expect(result.status == 0, "\(result.standardError)")
         let voices = try objects(result.standardOutput)
