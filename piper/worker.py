@@ -27,7 +27,7 @@ from pathlib import Path
 # Sentences longer than this many phonemes are synthesized in pieces cut at word separators after
 # punctuation (else anywhere between words): the model's memory grows with the length of what it
 # speaks at once, and one long sentence of Moby-Dick would take the worker past 250 MB.
-MAX_PHONEMES = int(os.environ.get("RAUDIO_PIPER_MAX_PHONEMES", "100"))
+MAX_PHONEMES = int(os.environ.get("RAUDIO_PIPER_MAX_PHONEMES", "70"))
 PUNCTUATION = set(",;:.!?—–-)")
 
 
