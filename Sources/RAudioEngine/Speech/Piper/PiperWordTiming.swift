@@ -6,11 +6,11 @@ import ReadiumNavigator
 /// phoneme durations) to the words of the utterance's text.
 ///
 /// eSpeak NG's phonemizer, which Piper uses, makes one group per written word most of the time, but
-/// joins short function words (`for the` -> `fɚðə`) and splits numbers (`1851` -> four groups). The
+/// joins short function words (`for the` -> `fɚðə`) and splits numbers (`1851` -> five groups). The
 /// words and groups are aligned by dynamic programming: one word to one group, two or three words to
 /// one group, or one word to two to four groups, minimizing the mismatch between the words' letters and
 /// the groups' sounds (about one sound per letter in most alphabets), with a small penalty for every
-/// join or split. Words sharing a group share its samples in proportion to their letters. Pure.
+/// join or split (a number can take up to seven groups). Words sharing a group share its samples in proportion to their letters. Pure.
 enum PiperWordTiming {
     /// One group of phonemes between word separators: its samples and how many sounds it has.
     struct Group: Sendable, Equatable {
@@ -24,13 +24,13 @@ enum PiperWordTiming {
 
     /// The steps the alignment may take: (words, groups).
     private static let steps: [(words: Int, groups: Int, penalty: Double)] = [
-        (1, 1, 0), (2, 1, 0.6), (3, 1, 1.2), (1, 2, 0.6), (1, 3, 1.2), (1, 4, 1.8),
+        (1, 1, 0), (2, 1, 0.6), (3, 1, 1.2), (1, 2, 0.6), (1, 3, 1.2), (1, 4, 1.8), (1, 5, 2.4), (1, 6, 3.0), (1, 7, 3.6),
     ]
 
     static func boundaries(text: String, groups: [Group]) -> [TTSWordBoundary] {
         let words = TTSWordScanner.words(in: text)
         guard !words.isEmpty, !groups.isEmpty else { return [] }
-        let letters = words.map { Double(text[$0.range].unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }.count) }
+        let letters = words.map { letterWeight(of: text[$0.range]) }
         let sounds = groups.map { Double($0.sounds) }
         let wordCount = words.count, groupCount = groups.count
         // cost[i][j]: the best alignment of the first i words with the first j groups.
@@ -72,6 +72,15 @@ enum PiperWordTiming {
             j = firstGroup
         }
         return ordered(words: words, starts: starts)
+    }
+
+    /// About how many sounds a word has: one per letter, four per digit (`1851` is read
+    /// "one thousand eight hundred fifty one", five groups and twenty sounds).
+    private static func letterWeight(of word: Substring) -> Double {
+        word.unicodeScalars.reduce(0) { total, scalar in
+            if scalar.properties.numericType != nil { return total + 4 }
+            return total + (scalar.properties.isAlphabetic ? 1 : 0)
+        }
     }
 
     /// Words and groups too far apart to align step by step (a text the phonemizer read very differently):

@@ -58,6 +58,23 @@ struct PiperEngineTests {
         }
     }
 
+    @Test func numbersAndJoinedFunctionWordsKeepEveryWordInOrderAtItsSound() async throws {
+        // "1851" is five phoneme groups ("one thousand eight hundred fifty one"), "for the" one: the alignment must still give each word its own start.
+        let text = "In 1851 the whale waited for the morning boat."
+        let spoken = try await speak(text)
+        let words = spoken.wordBoundaries.map { String(text[$0.range]) }
+        #expect(words == ["In", "1851", "the", "whale", "waited", "for", "the", "morning", "boat"])
+        let frames = Dictionary(spoken.wordBoundaries.map { (String(text[$0.range]) + "@\(text.distance(from: text.startIndex, to: $0.range.lowerBound))", $0.startFrame) },
+                                uniquingKeysWith: { first, _ in first })
+        let rate = Int64(spoken.format.sampleRate)
+        let number = try #require(frames["1851@3"]), after = try #require(frames["the@8"])
+        // "eighteen fifty-one" takes most of a second; "the" after it is not placed inside it.
+        #expect(after - number > rate / 2, "1851 at \(number), the at \(after)")
+        let morning = try #require(frames["morning@33"]), boat = try #require(frames["boat@41"])
+        #expect(boat - morning > rate / 5, "morning at \(morning), boat at \(boat)")
+        #expect(spoken.wordBoundaries.allSatisfy { PiperTesting.rms(spoken.samples, Int($0.startFrame)..<Int($0.startFrame) + Int(rate) / 8) > 0.01 })
+    }
+
     @Test func speedShortensTheSpeechThroughTheLengthScale() async throws {
         let text = "The lighthouse keeper climbed the stairs every evening of his long life."
         let normal = try await speak(text)
