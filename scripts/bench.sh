@@ -677,6 +677,13 @@ PIPER_VOICE="piper:en_US-joe-medium"
 PIPER_SECONDS="${RAUDIO_BENCH_PIPER_SECONDS:-120}"
 PIPER_FROM='{"href":"OPS/chapter_001.xhtml","type":"application/xhtml+xml"}'
 
+# higher_hwm PID KB: the larger of KB and PID's VmHWM (kB); KB when PID is gone or a zombie (no VmHWM line).
+higher_hwm() {
+    local now
+    now=$(awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+    [[ -n "$now" && "$now" -gt "$2" ]] && printf '%s' "$now" || printf '%s' "$2"
+}
+
 # piper_peak_rss LOG: runs raudio speak (the piper throughput command) in the background, sampling every
 # 50 ms the resident memory of raudio and of its worker; writes "raudio_hwm worker_hwm peak_sum" (MB)
 # to LOG: each process's own high-water mark (VmHWM, exact) and the largest sum sampled.
@@ -687,12 +694,12 @@ piper_peak_rss() {
     while kill -0 "$pid" 2>/dev/null; do
         [[ -z "$worker" ]] && worker=$(pgrep -P "$pid" -f worker.py | head -1)
         rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
-        own_hwm=$(awk -v o="$own_hwm" '/^VmHWM/ { print ($2 > o) ? $2 : o }' "/proc/$pid/status" 2>/dev/null || echo "$own_hwm")
+        own_hwm=$(higher_hwm "$pid" "$own_hwm")
         sum=${rss:-0}
         if [[ -n "$worker" ]]; then
             child=$(awk '/^VmRSS/ { print $2 }' "/proc/$worker/status" 2>/dev/null)
             sum=$(( sum + ${child:-0} ))
-            worker_hwm=$(awk -v o="$worker_hwm" '/^VmHWM/ { print ($2 > o) ? $2 : o }' "/proc/$worker/status" 2>/dev/null || echo "$worker_hwm")
+            worker_hwm=$(higher_hwm "$worker" "$worker_hwm")
         fi
         (( sum > peak )) && peak=$sum
         sleep 0.05
