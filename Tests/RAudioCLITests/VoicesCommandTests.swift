@@ -12,12 +12,12 @@ struct VoicesCommandTests {
         }
     }
 
-    @Test func listsEveryVoiceAsJSONLinesWithTheFourKeys() throws {
+    @Test func listsEveryVoiceAsJSONLinesWithTheirKeysAndEngine() throws {
         let result = try ProcessRunner.raudio(["voices"])
         #expect(result.status == 0, "\(result.standardError)")
         let voices = try objects(result.standardOutput)
         #expect(voices.count > 50)
-        #expect(voices.allSatisfy { $0.keys == ["identifier", "name", "language", "gender"] })
+        #expect(voices.filter { $0["engine"]?.stringValue == "espeak" }.allSatisfy { $0.keys == ["identifier", "name", "language", "gender", "engine"] })
         #expect(voices.contains { $0["identifier"]?.stringValue == "fr" && $0["language"]?.stringValue == "fr-FR" })
         #expect(result.standardError.isEmpty, "\(result.standardError)")
     }

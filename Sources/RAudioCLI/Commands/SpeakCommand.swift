@@ -21,7 +21,9 @@ struct SpeakCommand: AsyncParsableCommand {
 
     @OptionGroup var options: PlaybackOptions
 
-    @Option(help: "A voice identifier (see raudio voices) or a BCP-47 language tag such as fr or en-GB. Default: the book's last voice, else one for its language.")
+    @OptionGroup var engineOptions: SpeechEngineOptions
+
+    @Option(help: "A voice identifier (see raudio voices; piper:NAME for a neural Piper voice) or a BCP-47 language tag such as fr or en-GB. Default: the book's last voice, else one for its language.")
     var voice: String?
 
     @Option(help: "Pitch multiplier, 0.5 to 2.0 (1 = the voice's own). Default: the book's last pitch, else 1.")

@@ -5,14 +5,17 @@ import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 
-/// `raudio voices`: the eSpeak NG voices, as JSON lines or a table, optionally for one language.
+/// `raudio voices`: the Piper voices found, then the eSpeak NG voices, as JSON lines or a table,
+/// optionally for one language.
 struct VoicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voices",
         abstract: "List the text-to-speech voices as JSON lines or, with --human, a table.",
         discussion: """
-            Each line is an object with "identifier" (what --voice takes), "name", "language" (BCP-47) and \
-            "gender" ("male", "female" or null). --language keeps the voices of that base language: \
+            Each line is an object with "identifier" (what --voice takes), "name", "language" (BCP-47), \
+            "gender" ("male", "female" or null) and "engine" ("piper" or "espeak"); Piper voices add "quality". \
+            Neural Piper voices come first: those of --voice-path, of $XDG_DATA_HOME/raudio/voices and of the \
+            Piper environment that make deps installs. --language keeps the voices of that base language: \
             fr-CA lists every French voice.
             """
     )
@@ -23,6 +26,9 @@ struct VoicesCommand: ParsableCommand {
     @Flag(help: "Print a readable table instead of JSON lines.")
     var human = false
 
+    @Option(name: .customLong("voice-path"), help: ArgumentHelp("A folder of Piper voices (NAME.onnx with NAME.onnx.json); repeatable.", valueName: "folder"))
+    var voicePaths: [String] = []
+
     func run() throws {
         let loaded = VoicePresets.load()
         for warning in loaded.warnings { StandardStreams.printError("warning: \(warning)") }
@@ -32,7 +38,10 @@ struct VoicesCommand: ParsableCommand {
         } catch {
             throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
         }
-        var voices = engine.availableVoices
+        let catalog = PiperVoiceCatalog(voicePaths: voicePaths.map { URL(fileURLWithPath: $0) })
+        for problem in catalog.problems { StandardStreams.printError("warning: \(problem.message)") }
+        let qualities = Dictionary(catalog.voices.map { ($0.identifier, $0.quality) }, uniquingKeysWith: { first, _ in first })
+        var voices = catalog.voices.map(\.ttsVoice) + engine.availableVoices
         if let language {
             voices = try Self.voices(voices, speaking: language)
         }
@@ -40,7 +49,7 @@ struct VoicesCommand: ParsableCommand {
             if human {
                 try StandardStreams.printLine(Self.table(voices))
             } else {
-                for voice in voices { try StandardStreams.printLine(Self.json(voice).serialized()) }
+                for voice in voices { try StandardStreams.printLine(Self.json(voice, quality: qualities[voice.identifier]).serialized()) }
             }
         } catch {
             // The reader of stdout went away: nothing more to say.
@@ -77,13 +86,17 @@ struct VoicesCommand: ParsableCommand {
         return close.isEmpty ? "" : ". Close matches: \(close.joined(separator: ", "))"
     }
 
-    static func json(_ voice: TTSVoice) -> JSONValue {
-        .object(JSONObject([
+    /// One voice's line; `quality` is a Piper voice's (`medium`), nil for eSpeak NG.
+    static func json(_ voice: TTSVoice, quality: String? = nil) -> JSONValue {
+        var fields = JSONObject([
             ("identifier", .string(voice.identifier)),
             ("name", .string(voice.name)),
             ("language", .string(voice.language.code)),
             ("gender", voice.gender == .unspecified ? .null : .string(voice.gender.rawValue)),
-        ]))
+            ("engine", .string(quality == nil ? "espeak" : "piper")),
+        ])
+        if let quality { fields["quality"] = .string(quality) }
+        return .object(fields)
     }
 
     static func table(_ voices: [TTSVoice]) -> String {

@@ -2,6 +2,7 @@
 import Foundation
 import RAudioState
 import ReadiumNavigator
+import RAudioEngine
 import ReadiumShared
 
 /// The JSON-lines events of streaming commands (docs/events.md, docs/events.schema.json).
@@ -51,8 +52,12 @@ enum PlayerEvent {
     }
 
     /// Text-to-speech starts an utterance.
+    /// `engine` is the engine of `voice`: "piper" for a neural Piper voice, "espeak" for eSpeak NG (also
+    /// the per-span fallback of a Piper session, for a language its voice does not speak).
     static func utterance(text: String, language: String, voice: String, locator: Locator) -> JSONValue {
-        event("utterance", ["text": .string(text), "language": .string(language), "voice": .string(voice), "locator": locator.json])
+        let engine = voice.hasPrefix(PiperVoiceFile.identifierPrefix) ? "piper" : "espeak"
+        return event("utterance", ["text": .string(text), "language": .string(language), "voice": .string(voice),
+                                   "engine": .string(engine), "locator": locator.json])
     }
 
     /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.

@@ -25,14 +25,11 @@ struct SpeakSession {
         }
         let loaded = VoicePresets.load()
         for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
-        let engine: ESpeakEngine
-        do {
-            engine = try ESpeakEngine(presets: loaded.presets)
-        } catch {
-            throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
-        }
         let memory = ListeningMemory.open(publication: publication, path: command.path, mode: "speak", options: command.options)
         let remembered = memory?.rememberedSettings
+        let engine = try SpeechEngineSetup.make(presets: loaded.presets, options: command.engineOptions,
+                                                voice: command.voice ?? remembered?.voice,
+                                                bookLanguage: publication.metadata.language.map(Language.init(code:)))
         memory?.remember(BookSettings(speed: command.options.speed, volume: command.options.volume, voice: command.voice, pitch: command.pitch))
         var configuration = SpeechSynthesizerConfiguration(
             defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed ?? remembered?.speed ?? 1,

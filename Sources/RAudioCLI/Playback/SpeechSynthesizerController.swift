@@ -9,10 +9,10 @@ import ReadiumShared
 /// like `next`/`previous`; `speed` changes the voice's rate from the current utterance on.
 struct SpeechSynthesizerController: PlaybackController {
     let synthesizer: PublicationSpeechSynthesizer
-    let engine: ESpeakEngine
+    let engine: any TTSEngine
     let events: AsyncStream<SessionEvent>
 
-    init(synthesizer: PublicationSpeechSynthesizer, engine: ESpeakEngine) {
+    init(synthesizer: PublicationSpeechSynthesizer, engine: any TTSEngine) {
         self.synthesizer = synthesizer
         self.engine = engine
         events = synthesizer.events.mapped { event in
@@ -68,7 +68,7 @@ struct SpeechSynthesizerController: PlaybackController {
 
 /// Finds a voice from what a user typed: a voice identifier, or a BCP-47 tag one voice speaks.
 enum VoiceResolver {
-    static func voice(for text: String, in engine: ESpeakEngine) -> TTSVoice? {
+    static func voice(for text: String, in engine: any TTSEngine) -> TTSVoice? {
         if let voice = engine.voice(withIdentifier: text) { return voice }
         let language = Language(code: text)
         guard language.isWellFormed else { return nil }
@@ -77,7 +77,7 @@ enum VoiceResolver {
     }
 
     /// "no voice or language X. Close matches: ..." for a usage error.
-    static func unknownMessage(_ text: String, in engine: ESpeakEngine) -> String {
+    static func unknownMessage(_ text: String, in engine: any TTSEngine) -> String {
         let wanted = text.lowercased()
         let identifiers = engine.availableVoices.map(\.identifier)
             .filter { EditDistance.between(wanted, $0) <= 2 || $0.hasPrefix(wanted) }

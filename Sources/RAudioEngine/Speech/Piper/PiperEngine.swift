@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import ReadiumNavigator
+import ReadiumShared
+
+/// The Piper text-to-speech engine: one neural voice, spoken by a long-lived worker process.
+///
+/// `piper-tts` runs in `piper/worker.py` under the project's virtual environment; this engine sends it
+/// one utterance at a time over pipes (`PiperWorker`) and turns the answer into PCM and word
+/// boundaries, the words timed by the model's own phoneme durations (`PiperWordTiming`). Speed is the
+/// model's length scale, pitch a libsonic shift. Synthesis runs on the worker's thread ("raudio.piper")
+/// and in the worker process, which takes the second core while the first plays.
+public final class PiperEngine: TTSEngine {
+    public let voiceFile: PiperVoiceFile
+    public let availableVoices: [TTSVoice]
+    /// The format of every utterance's PCM: mono at the voice's rate (22 050 Hz for medium voices).
+    public let format: PCMFormat
+    private let worker: PiperWorker
+
+    /// Starts the worker for `voice` and waits until it has loaded the model (about a second).
+    ///
+    /// Throws `.badVoice` naming the file when the model or config is truncated or not a Piper voice,
+    /// `.workerUnavailable` when the Python runtime is missing. Blocks: call it at start-up.
+    public init(voice: PiperVoiceFile, runtime: PiperRuntime) throws(PiperError) {
+        voiceFile = voice
+        availableVoices = [voice.ttsVoice]
+        worker = try PiperWorker(voice: voice, runtime: runtime)
+        do {
+            format = PCMFormat(sampleRate: try worker.waitUntilReady(), channelCount: 1)
+        } catch {
+            worker.close()
+            throw error
+        }
+    }
+
+    deinit { worker.close() }
+
+    /// The worker process's id (for diagnostics and tests).
+    public var workerProcessIdentifier: Int32 { worker.processIdentifier }
+
+    /// Loads the voice named `name` (`en_US-joe-medium`, with or without `piper:`) from the catalog of
+    /// `voicePaths`, `$XDG_DATA_HOME/raudio/voices` and the Piper environment.
+    ///
+    /// Throws `.workerUnavailable` without a Piper environment, `.unknownVoice` when no voice has that
+    /// name, `.badVoice` naming the file when it cannot be loaded. Blocks about a second.
+    public static func load(named name: String, voicePaths: [URL] = []) throws(PiperError) -> PiperEngine {
+        guard let runtime = PiperRuntime.find() else { throw PiperError(.workerUnavailable, message: "Piper is not installed: \(PiperRuntime.installHint)") }
+        let catalog = PiperVoiceCatalog(voicePaths: voicePaths, runtime: runtime)
+        guard let voice = catalog.voice(named: name) else {
+            if let problem = catalog.problems.first { throw problem }
+            throw PiperError(.unknownVoice, message: "no Piper voice \"\(name)\" (see raudio voices)")
+        }
+        return try PiperEngine(voice: voice, runtime: runtime)
+    }
+
+    public func voice(withIdentifier identifier: String) -> TTSVoice? {
+        availableVoices.first { $0.identifier.lowercased() == identifier.lowercased() }
+    }
+
+    public func voice(forLanguage language: Language) -> TTSVoiceChoice {
+        let voice = availableVoices[0]
+        if voice.language.code.lowercased() == language.code.lowercased() {
+            return TTSVoiceChoice(voice: voice, requestedLanguage: language, match: .exact)
+        }
+        if voice.speaks(baseLanguageOf: language) {
+            return TTSVoiceChoice(voice: voice, requestedLanguage: language, match: .baseLanguage)
+        }
+        return TTSVoiceChoice(voice: voice, requestedLanguage: language, match: .defaultVoice,
+                              warning: "the Piper voice \(voice.identifier) does not speak \"\(language.code)\"; speaking it anyway")
+    }
+
+    public func synthesize(
+        _ utterance: TTSUtterance,
+        cancellation: TTSCancellation,
+        onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
+        completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
+    ) {
+        let voice: TTSVoice
+        var warning: String?
+        switch utterance.voiceOrLanguage {
+        case .voice(let requested):
+            guard let known = self.voice(withIdentifier: requested.identifier) else {
+                completion(.failure(TTSError(.unknownVoice, message: "no Piper voice \"\(requested.identifier)\"")))
+                return
+            }
+            voice = known
+        case .language(let language):
+            let choice = self.voice(forLanguage: language)
+            voice = choice.voice
+            warning = choice.warning
+        }
+        let fallbackWarning = warning
+        let rate = utterance.rate.isFinite && utterance.rate > 0 ? utterance.rate : 1
+        let text = utterance.text
+        let format = format
+        let pitch = utterance.pitch
+        worker.speak(text, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled }) { result in
+            if cancellation.isCancelled {
+                return completion(.failure(TTSError(.cancelled, message: "speaking \"\(text.prefix(40))\" was cancelled")))
+            }
+            switch result {
+            case .failure(let error):
+                completion(.failure(TTSError(.synthesisFailed, message: error.message)))
+            case .success(let answer):
+                var samples = answer.samples
+                var words = answer.words
+                if pitch != 1 {
+                    samples = PiperPitchShift.apply(samples, pitch: pitch, sampleRate: format.sampleRate)
+                    let scale = Double(samples.count) / Double(max(answer.samples.count, 1))
+                    words = words.map { $0.scaled(by: scale) }
+                }
+                let boundaries = PiperWordTiming.boundaries(text: text, groups: words).filter { $0.startFrame < Int64(samples.count) }
+                onChunk?(TTSAudioChunk(samples: samples, startFrame: 0, wordBoundaries: boundaries))
+                completion(.success(SynthesizedUtterance(text: text, voice: voice, warning: fallbackWarning, format: format,
+                                                         samples: samples, wordBoundaries: boundaries)))
+            }
+        }
+    }
+}

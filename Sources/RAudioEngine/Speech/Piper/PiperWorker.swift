@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Dispatch
+import Foundation
+import ReadiumShared
+
+/// One long-lived `piper/worker.py` process speaking one voice, and the thread that talks to it.
+///
+/// The process is started at once; its thread ("raudio.piper") waits for the worker's ready line (the
+/// voice loaded) and then serves requests one after the other: a JSON line to the worker's stdin, a
+/// JSON line and the samples back from its stdout. The worker exits when its stdin closes (`close()`,
+/// or raudio's own exit), so no process outlives raudio. If it dies, every waiting and later request
+/// fails with `.workerFailed` quoting the end of its stderr; nothing waits forever.
+final class PiperWorker: Sendable {
+    /// One answer: mono samples at the voice's rate, and the phoneme groups (spoken words) in them.
+    struct Answer: Sendable {
+        var samples: [Float]
+        var words: [PiperWordTiming.Group]
+    }
+
+    private final class Queue: Sendable {
+        let jobs = Locked<[@Sendable (PiperPipeReader?, Int32) -> Void]>([])
+        let wakeUp = DispatchSemaphore(value: 0)
+    }
+
+    let voice: PiperVoiceFile
+    private let process: Process
+    private let input: FileHandle
+    private let queue = Queue()
+    private let startup = Locked<Result<Int, PiperError>?>(nil)
+    private let started = DispatchSemaphore(value: 0)
+    private let stderrTail = Locked<String>("")
+    private let failure = Locked<PiperError?>(nil)
+
+    /// Starts the worker for `voice` with `runtime`'s Python; throws `.workerUnavailable` when the
+    /// process cannot be started.
+    init(voice: PiperVoiceFile, runtime: PiperRuntime) throws(PiperError) {
+        self.voice = voice
+        let process = Process()
+        process.executableURL = runtime.python
+        process.arguments = ["-u", runtime.worker.path, voice.model.path, voice.config.path]
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+        } catch {
+            throw PiperError(.workerUnavailable, message: "\(runtime.python.path): cannot start the Piper worker (\(error))")
+        }
+        self.process = process
+        input = stdin.fileHandleForWriting
+        let reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)
+        let errorDescriptor = stderr.fileHandleForReading.fileDescriptor
+        let tail = stderrTail
+        let errorThread = Thread {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while case let count = read(errorDescriptor, &bytes, bytes.count), count != 0 {
+                if count < 0 { if errno == EINTR { continue } else { break } }
+                let text = String(decoding: bytes[0..<count], as: UTF8.self)
+                tail.withLock { $0 = String(($0 + text).suffix(2000)) }
+            }
+        }
+        errorThread.name = "raudio.piper.stderr"
+        errorThread.start()
+        let thread = Thread { [self] in
+            startup.withLock { $0 = readReady(reader) }
+            started.signal()
+            let ready = (try? startup.withLock { $0! }.get()) != nil
+            while true {
+                queue.wakeUp.wait()
+                guard let job = queue.jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+                job(ready ? reader : nil, stdin.fileHandleForWriting.fileDescriptor)
+            }
+        }
+        thread.name = "raudio.piper"
+        thread.start()
+    }
+
+    /// The worker's process id (for diagnostics and tests).
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Blocks until the voice is loaded (about a second for a medium voice); returns its sample rate or
+    /// throws `.badVoice` (the worker named the broken file) or `.workerFailed`. From raudio's own
+    /// threads or at start-up only.
+    func waitUntilReady() throws(PiperError) -> Int {
+        started.wait()
+        started.signal()
+        return try startup.withLock { $0! }.get()
+    }
+
+    /// Speaks `text` on the worker's thread after the requests already queued; `completion` runs there.
+    /// A request cancelled before its turn is not sent.
+    func speak(_ text: String, speed: Double, volume: Double, isCancelled: @escaping @Sendable () -> Bool,
+               completion: @escaping @Sendable (Result<Answer, PiperError>) -> Void) {
+        let request = JSONValue.object(JSONObject([
+            ("text", .string(text)), ("speed", .number(of: speed)), ("volume", .number(of: volume)),
+        ])).serialized() + "\n"
+        queue.jobs.withLock {
+            $0.append { [self] reader, descriptor in
+                if isCancelled() { return completion(.failure(PiperError(.workerFailed, message: "cancelled"))) }
+                completion(exchange(request, reader: reader, descriptor: descriptor))
+            }
+        }
+        queue.wakeUp.signal()
+    }
+
+    /// Closes the worker's stdin (it exits) and waits up to a second before terminating it.
+    func close() {
+        try? input.close()
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+    }
+
+    private func readReady(_ reader: PiperPipeReader) -> Result<Int, PiperError> {
+        guard let line = reader.readLine() else { return .failure(diedError(while: "loading the voice")) }
+        guard let object = try? JSONValue(parsing: Array(line.utf8)), case .object(let fields) = object else {
+            return .failure(PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) said \"\(line.prefix(200))\" instead of loading the voice"))
+        }
+        if case .string(let message)? = fields["error"] {
+            let file = fields["file"].flatMap { if case .string(let path) = $0 { path } else { nil } } ?? voice.model.path
+            return .failure(PiperError(.badVoice, message: "\(file): \(message)"))
+        }
+        guard case .integer(let rate)? = fields["sample_rate"], rate > 0 else {
+            return .failure(PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) gave no sample rate"))
+        }
+        return .success(Int(rate))
+    }
+
+    private func exchange(_ request: String, reader: PiperPipeReader?, descriptor: Int32) -> Result<Answer, PiperError> {
+        if let failed = failure.withLock({ $0 }) { return .failure(failed) }
+        guard let reader else {
+            if case .failure(let error)? = startup.withLock({ $0 }) { return .failure(error) }
+            return .failure(diedError(while: "loading the voice"))
+        }
+        let bytes = Array(request.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return fail(diedError(while: "receiving text")) }
+            written += count
+        }
+        guard let line = reader.readLine() else { return fail(diedError(while: "speaking")) }
+        guard let object = try? JSONValue(parsing: Array(line.utf8)), case .object(let fields) = object,
+              case .integer(let count)? = fields["samples"], count >= 0 else {
+            return fail(PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) broke its protocol: \"\(line.prefix(200))\""))
+        }
+        guard let samples = reader.readSamples(Int(count)) else { return fail(diedError(while: "sending audio")) }
+        if case .string(let message)? = fields["error"] {
+            return .failure(PiperError(.workerFailed, message: "Piper could not speak this text with \(voice.identifier): \(message)"))
+        }
+        var words: [PiperWordTiming.Group] = []
+        if case .array(let entries)? = fields["words"] {
+            for entry in entries {
+                guard case .array(let values) = entry, values.count == 3, case .integer(let start) = values[0], case .integer(let end) = values[1],
+                      case .integer(let sounds) = values[2], start >= 0, start <= end, end <= count else { continue }
+                words.append(PiperWordTiming.Group(samples: start..<end, sounds: Int(sounds)))
+            }
+        }
+        return .success(Answer(samples: samples, words: words))
+    }
+
+    private func fail(_ error: PiperError) -> Result<Answer, PiperError> {
+        failure.withLock { $0 = error }
+        return .failure(error)
+    }
+
+    private func diedError(while doing: String) -> PiperError {
+        usleep(50_000)  // let the stderr thread catch the worker's last words
+        let status = process.isRunning ? "still running" : "exit status \(process.terminationStatus)"
+        let tail = stderrTail.withLock { $0 }.split(separator: "\n").suffix(3).joined(separator: " | ")
+        return PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) stopped while \(doing) (\(status))\(tail.isEmpty ? "" : ": \(tail)")")
+    }
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioEngine
+import ReadiumNavigator
+
+/// The speech engine a speech benchmark speaks with: eSpeak NG with the shipped presets, or with
+/// `--voice piper:NAME` that Piper voice (its worker started and the model loaded) with eSpeak NG for
+/// other languages, as `raudio speak --voice piper:NAME` makes it.
+enum BenchmarkSpeechEngine {
+    /// The engine and the voice identifier to configure the synthesizer with (nil for eSpeak NG's default).
+    static func make(voice: String?) throws(BenchmarkError) -> (engine: any TTSEngine, voice: String?) {
+        let espeak: ESpeakEngine
+        do {
+            espeak = try ESpeakEngine(presets: VoicePresets.load().presets)
+        } catch {
+            throw .failed("eSpeak NG: \(error.message)")
+        }
+        guard let voice else { return (espeak, nil) }
+        do {
+            let piper = try PiperEngine.load(named: voice)
+            return (SpeechEngineRouter(neural: piper, fallback: espeak), piper.availableVoices[0].identifier)
+        } catch {
+            throw .failed("Piper voice \(voice): \(error.message)")
+        }
+    }
+}
