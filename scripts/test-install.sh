@@ -22,7 +22,7 @@ make --no-print-directory install DESTDIR="$destdir" PREFIX="$prefix" >/dev/null
 
 # Every file in its place.
 for file in bin/raudio share/raudio/voices/default.json share/raudio/voices/fr.json share/raudio/web/index.html \
-    share/raudio/web/readalong.js share/raudio/web/resolver.js share/man/man1/raudio.1 \
+    share/raudio/web/readalong.js share/raudio/web/resolver.js share/raudio/piper/worker.py share/man/man1/raudio.1 \
     share/bash-completion/completions/raudio share/zsh/site-functions/_raudio \
     share/fish/vendor_completions.d/raudio.fish share/doc/raudio/LICENSE share/doc/raudio/THIRD_PARTY.md; do
     [[ -f "$root/$file" ]] || fail "make install did not install $prefix/$file"
@@ -55,7 +55,9 @@ expected_version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/RAu
     || fail "installed raudio reads its presets from '$(tail -n 1 <<<"$version_output")', not $root/share/raudio/voices"
 grep -qxF "read-along-page $root/share/raudio/web" <<<"$version_output" \
     || fail "installed raudio serves its read-along page from '$(grep read-along-page <<<"$version_output")', not $root/share/raudio/web"
-pass "raudio version: $(head -n 1 <<<"$version_output"), presets and read-along page from DESTDIR$prefix/share/raudio"
+grep -qxF "piper-worker $root/share/raudio/piper/worker.py" <<<"$version_output" \
+    || fail "installed raudio runs the Piper worker '$(grep piper-worker <<<"$version_output")', not $root/share/raudio/piper/worker.py"
+pass "raudio version: $(head -n 1 <<<"$version_output"), presets, read-along page and Piper worker from DESTDIR$prefix/share/raudio"
 
 RAUDIO_STATE_DIR="$state" "$raudio" speak samples/lighthouse.epub --output null --duration 3 >"$state/speak.out" 2>"$state/speak.err" \
     || fail "installed raudio speak failed: $(cat "$state/speak.err")"

@@ -8,8 +8,9 @@ struct VersionCommand: ParsableCommand {
         commandName: "version",
         abstract: "Print raudio's version, the versions of the C libraries it uses and its voice presets folder.",
         discussion: """
-            The first line is "raudio VERSION"; then one line per C library, "NAME VERSION"; the last line \
-            before last is "read-along-page FOLDER" (the web/ folder --web serves, or "read-along-page not \
+            The first line is "raudio VERSION"; then one line per C library, "NAME VERSION"; then "piper-worker \
+            FILE" and "piper-environment FOLDER" (the neural voices' worker script and Python environment, or \
+            "not found"); the line before last is "read-along-page FOLDER" (the web/ folder --web serves, or "read-along-page not \
             found"); the last is "voice-presets FOLDER" (or "voice-presets built-in" when no voices/ folder \
             was found).
             """
@@ -20,6 +21,9 @@ struct VersionCommand: ParsableCommand {
         for library in LinkedLibraries.versions() {
             print("\(library.name) \(library.version)")
         }
+        let piperWorker = InstalledDataFolder.find("piper", variable: "RAUDIO_PIPER_WORKER").map { $0.appendingPathComponent("worker.py") }
+        print("piper-worker \(piperWorker?.path ?? "not found")")
+        print("piper-environment \(PiperRuntime.environmentFolder()?.path ?? "not found")")
         print("read-along-page \(InstalledDataFolder.find("web", variable: "RAUDIO_WEB")?.path ?? "not found")")
         print("voice-presets \(VoicePresets.load().folder?.path ?? "built-in")")
     }

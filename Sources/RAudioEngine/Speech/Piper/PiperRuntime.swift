@@ -3,8 +3,9 @@ import Foundation
 
 /// The Python that runs Piper and raudio's worker script: where `make deps` put them.
 ///
-/// The virtual environment is `$RAUDIO_PIPER_VENV`, else `.venv-piper` of the source tree or
-/// `share/raudio/piper-venv` of an installed raudio; the worker is `piper/worker.py`, found like
+/// The virtual environment is `$RAUDIO_PIPER_VENV`, else `.venv-piper` of the source tree,
+/// `share/raudio/piper-venv` of an installed raudio (`make install-piper`), or the user's own
+/// `$XDG_DATA_HOME/raudio/piper-venv` (`make install-piper PIPER_VENV=...`); the worker is `piper/worker.py`, found like
 /// the voice presets (`$RAUDIO_PIPER_WORKER` names its folder). Pure lookups; any thread.
 public struct PiperRuntime: Sendable, Equatable {
     public var python: URL
@@ -14,7 +15,7 @@ public struct PiperRuntime: Sendable, Equatable {
     /// The runtime, or nil when no virtual environment with a `bin/python` or no worker script is found.
     public static func find(environment: [String: String] = ProcessInfo.processInfo.environment,
                             executable: URL? = InstalledDataFolder.currentExecutable) -> PiperRuntime? {
-        guard let venv = venvFolder(environment: environment, executable: executable),
+        guard let venv = environmentFolder(environment: environment, executable: executable),
               let workerFolder = InstalledDataFolder.find("piper", variable: "RAUDIO_PIPER_WORKER", environment: environment, executable: executable)
         else { return nil }
         let worker = workerFolder.appendingPathComponent("worker.py")
@@ -24,17 +25,34 @@ public struct PiperRuntime: Sendable, Equatable {
     }
 
     /// Where a missing runtime should come from, for error messages.
-    public static let installHint = "install piper-tts with `make deps` (it makes the .venv-piper virtual environment), or set RAUDIO_PIPER_VENV"
+    public static let installHint = "install piper-tts with `make deps` (the source tree's .venv-piper) or `make install-piper` (an installed raudio's, or PIPER_VENV=~/.local/share/raudio/piper-venv), or set RAUDIO_PIPER_VENV"
 
-    private static func venvFolder(environment: [String: String], executable: URL?) -> URL? {
+    /// The Python virtual environment that runs the worker, searched as described above, or nil.
+    public static func environmentFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                         executable: URL? = InstalledDataFolder.currentExecutable) -> URL? {
         if let value = environment["RAUDIO_PIPER_VENV"], !value.isEmpty { return URL(fileURLWithPath: value) }
+        // An installed raudio's own environment first, even when the source tree it was built from still exists.
+        if let installed = executable?.deletingLastPathComponent().appendingPathComponent("../share/raudio/piper-venv").standardizedFileURL,
+           InstalledDataFolder.isFolder(installed) {
+            return installed
+        }
         for name in [".venv-piper", "piper-venv"] {
             for folder in InstalledDataFolder.searchPath(for: name, variable: "", environment: environment, executable: executable)
             where InstalledDataFolder.isFolder(folder) {
                 return folder
             }
         }
-        return nil
+        let userFolder = userEnvironmentFolder(environment: environment)
+        return userFolder.flatMap { InstalledDataFolder.isFolder($0) ? $0 : nil }
+    }
+
+    /// `$XDG_DATA_HOME/raudio/piper-venv` (default `~/.local/share/raudio/piper-venv`): one user's environment.
+    static func userEnvironmentFolder(environment: [String: String]) -> URL? {
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return URL(fileURLWithPath: dataHome).appendingPathComponent("raudio/piper-venv")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/raudio/piper-venv")
     }
 
     /// `site-packages/*/data` folders of the virtual environment: where voice packages such as
