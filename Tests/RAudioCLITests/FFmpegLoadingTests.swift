@@ -37,6 +37,45 @@ import Testing
         #expect(opus.libraries.contains("libavformat.so"))
     }
 
+    /// A LAME MP3 without any tag is described from its LAME header (exact length) and loads no FFmpeg;
+    /// the same audio with an ID3v2 tag goes to FFmpeg's demuxers for its tags, and its title shows.
+    @Test func anUntaggedMP3LoadsNoFFmpegAndATaggedOneDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-mp3-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = directory.appendingPathComponent("tone.wav").path
+        let plain = directory.appendingPathComponent("plain.mp3").path
+        let tagged = directory.appendingPathComponent("tagged.mp3").path
+        let decoded = directory.appendingPathComponent("decoded.wav").path
+        func tool(_ name: String, _ arguments: [String]) throws {
+            let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/\(name)"), arguments)
+            try #require(result.status == 0, "\(name) failed: \(result.standardError)")
+        }
+        try tool("sox", ["-n", "-r", "44100", "-c", "2", wav, "synth", "3.3", "sine", "440", "vol", "0.5"])
+        try tool("lame", ["--quiet", "-b", "96", wav, plain])
+        try tool("lame", ["--quiet", "-b", "96", "--tt", "Tagged Tone", "--id3v2-only", wav, tagged])
+        // The exact length: what mpg123 decodes (gapless, as raudio).
+        try tool("mpg123", ["-q", "-w", decoded, plain])
+        let samples = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", decoded])
+        let exactSeconds = try #require(Double(samples.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))) / 44_100
+
+        let plainRun = try Self.librariesLoaded(["play", plain, "--output", "null"])
+        #expect(plainRun.status == 0)
+        #expect(!plainRun.libraries.contains("libavcodec.so") && !plainRun.libraries.contains("libavformat.so"), "an untagged MP3 needs no FFmpeg: \(plainRun.libraries.prefix(300))")
+        let info = try ProcessRunner.raudio(["info", plain])
+        #expect(info.status == 0, "\(info.standardError)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+        let item = try #require((manifest["readingOrder"] as? [[String: Any]])?.first)
+        let duration = try #require(item["duration"] as? Double)
+        #expect(abs(duration - exactSeconds) < 0.0005, "duration \(duration) s vs \(exactSeconds) s decoded")
+
+        let taggedRun = try Self.librariesLoaded(["play", tagged, "--output", "null"])
+        #expect(taggedRun.status == 0)
+        #expect(taggedRun.libraries.contains("libavformat.so"), "a tagged MP3's tags are read by FFmpeg")
+        let taggedInfo = try ProcessRunner.raudio(["info", tagged])
+        #expect(taggedInfo.standardOutput.contains("Tagged Tone"))
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func anM4BStillPlays() throws {
         let result = try ProcessRunner.raudio(["play", try Corpus.file("audio/formats/mutagen__ep7.m4b").path, "--output", "null"])
