@@ -13,6 +13,19 @@ import Testing
         #expect(!result.standardOutput.contains("libavformat"))
     }
 
+    /// libcurl (and the ~25 libraries it needs) is not linked either: loaded by the first remote fetch
+    /// only, so playing a local book never loads it (the remote tests show that it loads when needed).
+    @Test func libcurlIsLoadedOnlyWhenNeeded() throws {
+        let ldd = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ldd"), [ProcessRunner.raudioExecutable.path])
+        #expect(ldd.status == 0)
+        #expect(!ldd.standardOutput.contains("libcurl"), "ldd output: \(ldd.standardOutput.prefix(400))")
+        #expect(!ldd.standardOutput.contains("libcrypto"))
+        let local = try Self.librariesLoaded(["play", Corpus.projectRoot.appendingPathComponent("samples/gull-rock.audiobook").path,
+                                              "--output", "null", "--duration", "0.5"])
+        #expect(local.status == 0)
+        #expect(!local.libraries.contains("libcurl"), "a local book loads no libcurl: \(local.libraries.prefix(400))")
+    }
+
     /// The libraries the dynamic loader opens while `raudio` runs `arguments` (`LD_DEBUG=files`).
     static func librariesLoaded(_ arguments: [String]) throws -> (status: Int32, libraries: String) {
         let result = try ProcessRunner.raudio(arguments, environment: ["LD_DEBUG": "files"])
@@ -57,7 +70,9 @@ import Testing
         // The exact length: what mpg123 decodes (gapless, as raudio).
         try tool("mpg123", ["-q", "-w", decoded, plain])
         let samples = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", decoded])
-        let exactSeconds = try #require(Double(samples.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))) / 44_100
+        let rate = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/soxi"), ["-r", decoded])  // lame resamples to 32 kHz here
+        let exactSeconds = try #require(Double(samples.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+            / (try #require(Double(rate.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))))
 
         let plainRun = try Self.librariesLoaded(["play", plain, "--output", "null"])
         #expect(plainRun.status == 0)
