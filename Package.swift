@@ -40,7 +40,7 @@ let package = Package(
         // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // libcurl for remote publications (RAudioEngine CurlHTTPClient): ranges, keep-alive, TLS, proxies.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's <malloc.h> (mallopt, mallinfo2): part of libc, nothing to link.
         .systemLibrary(name: "CGlibcMalloc"),
         // libFuzzer's driver entry point (header only; the runtime comes with -sanitize=fuzzer).

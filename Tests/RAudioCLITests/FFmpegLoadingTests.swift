@@ -13,6 +13,19 @@ import Testing
         #expect(!result.standardOutput.contains("libavformat"))
     }
 
+    /// libcurl (and the ~25 libraries it needs) is not linked either: loaded by the first remote fetch
+    /// only, so playing a local book never loads it (the remote tests show that it loads when needed).
+    @Test func libcurlIsLoadedOnlyWhenNeeded() throws {
+        let ldd = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ldd"), [ProcessRunner.raudioExecutable.path])
+        #expect(ldd.status == 0)
+        #expect(!ldd.standardOutput.contains("libcurl"), "ldd output: \(ldd.standardOutput.prefix(400))")
+        #expect(!ldd.standardOutput.contains("libcrypto"))
+        let local = try Self.librariesLoaded(["play", Corpus.projectRoot.appendingPathComponent("samples/gull-rock.audiobook").path,
+                                              "--output", "null", "--duration", "0.5"])
+        #expect(local.status == 0)
+        #expect(!local.libraries.contains("libcurl"), "a local book loads no libcurl: \(local.libraries.prefix(400))")
+    }
+
     /// The libraries the dynamic loader opens while `raudio` runs `arguments` (`LD_DEBUG=files`).
     static func librariesLoaded(_ arguments: [String]) throws -> (status: Int32, libraries: String) {
         let result = try ProcessRunner.raudio(arguments, environment: ["LD_DEBUG": "files"])
@@ -35,6 +48,47 @@ import Testing
         let opus = try Self.librariesLoaded(["play", try Corpus.file("audio/formats/atl__opus.opus").path, "--output", "null"])
         #expect(opus.status == 0)
         #expect(opus.libraries.contains("libavformat.so"))
+    }
+
+    /// A LAME MP3 without any tag is described from its LAME header (exact length) and loads no FFmpeg;
+    /// the same audio with an ID3v2 tag goes to FFmpeg's demuxers for its tags, and its title shows.
+    @Test func anUntaggedMP3LoadsNoFFmpegAndATaggedOneDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-mp3-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = directory.appendingPathComponent("tone.wav").path
+        let plain = directory.appendingPathComponent("plain.mp3").path
+        let tagged = directory.appendingPathComponent("tagged.mp3").path
+        let decoded = directory.appendingPathComponent("decoded.wav").path
+        func tool(_ name: String, _ arguments: [String]) throws {
+            let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/\(name)"), arguments)
+            try #require(result.status == 0, "\(name) failed: \(result.standardError)")
+        }
+        try tool("sox", ["-n", "-r", "44100", "-c", "2", wav, "synth", "3.3", "sine", "440", "vol", "0.5"])
+        try tool("lame", ["--quiet", "-b", "96", wav, plain])
+        try tool("lame", ["--quiet", "-b", "96", "--tt", "Tagged Tone", "--id3v2-only", wav, tagged])
+        // The exact length: what mpg123 decodes (gapless, as raudio).
+        try tool("mpg123", ["-q", "-w", decoded, plain])
+        let samples = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", decoded])
+        let rate = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/soxi"), ["-r", decoded])  // lame resamples to 32 kHz here
+        let exactSeconds = try #require(Double(samples.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+            / (try #require(Double(rate.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))))
+
+        let plainRun = try Self.librariesLoaded(["play", plain, "--output", "null"])
+        #expect(plainRun.status == 0)
+        #expect(!plainRun.libraries.contains("libavcodec.so") && !plainRun.libraries.contains("libavformat.so"), "an untagged MP3 needs no FFmpeg: \(plainRun.libraries.prefix(300))")
+        let info = try ProcessRunner.raudio(["info", plain])
+        #expect(info.status == 0, "\(info.standardError)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+        let item = try #require((manifest["readingOrder"] as? [[String: Any]])?.first)
+        let duration = try #require(item["duration"] as? Double)
+        #expect(abs(duration - exactSeconds) < 0.0005, "duration \(duration) s vs \(exactSeconds) s decoded")
+
+        let taggedRun = try Self.librariesLoaded(["play", tagged, "--output", "null"])
+        #expect(taggedRun.status == 0)
+        #expect(taggedRun.libraries.contains("libavformat.so"), "a tagged MP3's tags are read by FFmpeg")
+        let taggedInfo = try ProcessRunner.raudio(["info", tagged])
+        #expect(taggedInfo.standardOutput.contains("Tagged Tone"))
     }
 
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))

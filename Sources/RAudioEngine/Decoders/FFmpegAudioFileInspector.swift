@@ -13,18 +13,24 @@ import ReadiumStreamer
 public struct FFmpegAudioFileInspector: AudioFileInspector {
     public init() {}
 
-    /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader and native FLAC by libFLAC,
-    /// without loading FFmpeg; the rest by FFmpeg's demuxers.
+    /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader, native FLAC by libFLAC and
+    /// an MP3 without any tag from its length header, without loading FFmpeg; the rest by FFmpeg's
+    /// demuxers.
     public func inspect(_ resource: any Resource) throws -> AudioFileDescription {
         // The bytes say which reader, once: a format raudio reads itself but this file defeats (a
-        // fragmented MP4, damaged FLAC metadata) still goes to FFmpeg.
-        if case .ffmpeg(let name) = try AudioFormatSniffer.sniff(resource: resource) {
+        // fragmented MP4, damaged FLAC metadata, a tagged MP3) still goes to FFmpeg.
+        switch try AudioFormatSniffer.sniff(resource: resource) {
+        case .ffmpeg(let name):
             let own: AudioFileDescription? = switch name {
             case AudioFormatSniffer.mp4Name: try MP4AudioFileInspector.inspect(resource)
             case AudioFormatSniffer.flacName: try FLACAudioFileInspector.inspect(resource)
             default: nil
             }
             if let own { return own }
+        case .mp3:
+            if let own = try MP3AudioFileInspector.inspect(resource) { return own }
+        default:
+            break
         }
         return try inspectWithFFmpeg(resource)
     }

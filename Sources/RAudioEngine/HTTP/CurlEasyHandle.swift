@@ -13,17 +13,19 @@ final class CurlEasyHandle {
         var maximumRedirects: Int
     }
 
+    private let curl: CurlLibrary
     private let handle: UnsafeMutableRawPointer
     /// libcurl writes the detail of a failure here (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init?() {
-        guard let handle = curl_easy_init() else { return nil }
+    init?(curl: CurlLibrary) {
+        guard let handle = curl.easyInit() else { return nil }
+        self.curl = curl
         self.handle = handle
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        curl.easyCleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -37,12 +39,12 @@ final class CurlEasyHandle {
                 let context = Unmanaged.passUnretained(transfer).toOpaque()
                 configure(request, settings: settings, context: context)
                 errorBuffer[0] = 0
-                let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+                let code = withExtendedLifetime(transfer) { curl.easyPerform(handle) }
                 // The callbacks must not outlive this call: clear what points at `transfer`.
-                raudio_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil)
-                raudio_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, nil)
-                raudio_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, nil)
-                return (code, transfer.responseHead(handle: handle), transfer.receiverStopped)
+                raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_WRITEDATA, nil)
+                raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_HEADERDATA, nil)
+                raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_XFERINFODATA, nil)
+                return (code, transfer.responseHead(curl: curl, handle: handle), transfer.receiverStopped)
             }
         }
         let (code, head, receiverStopped) = outcome
@@ -57,44 +59,44 @@ final class CurlEasyHandle {
     }
 
     private func configure(_ request: HTTPRequest, settings: Settings, context: UnsafeMutableRawPointer) {
-        raudio_curl_setopt_string(handle, CURLOPT_URL, request.url)
-        raudio_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
-        raudio_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        raudio_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        raudio_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maximumRedirects)
-        raudio_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        raudio_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        raudio_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
-        raudio_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
-        raudio_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        raudio_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
-        raudio_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
-        raudio_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        raudio_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_URL, request.url)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_HTTPGET, 1)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_NOSIGNAL, 1)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_FOLLOWLOCATION, 1)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_MAXREDIRS, settings.maximumRedirects)
+        raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_USERAGENT, settings.userAgent)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeout)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_TCP_KEEPALIVE, 1)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
         if let range = request.rangeHeaderValue {
             // CURLOPT_RANGE takes the part after "bytes=".
-            raudio_curl_setopt_string(handle, CURLOPT_RANGE, String(range.dropFirst("bytes=".count)))
+            raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_RANGE, String(range.dropFirst("bytes=".count)))
         } else {
-            raudio_curl_setopt_pointer(handle, CURLOPT_RANGE, nil)
+            raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_RANGE, nil)
         }
         // "" asks for every encoding libcurl can decode; nil sends no Accept-Encoding (byte ranges of tracks).
         if request.acceptsCompression {
-            raudio_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+            raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_ACCEPT_ENCODING, "")
         } else {
-            raudio_curl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, nil)
+            raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_ACCEPT_ENCODING, nil)
         }
-        raudio_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
-        raudio_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-        raudio_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
-        raudio_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
-        raudio_curl_setopt_progress_callback(handle, curlProgressCallback)
-        raudio_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-        raudio_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        raudio_curl_setopt_data_callback(curl.setopt, handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_WRITEDATA, context)
+        raudio_curl_setopt_data_callback(curl.setopt, handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_HEADERDATA, context)
+        raudio_curl_setopt_progress_callback(curl.setopt, handle, curlProgressCallback)
+        raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_XFERINFODATA, context)
+        raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_NOPROGRESS, 0)
     }
 
     private func error(for code: CURLcode, url: String, settings: Settings) -> HTTPError {
         let detail = String(cString: errorBuffer)
-        let summary = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let summary = detail.isEmpty ? curl.easyStrerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)" : detail
         let status = Int32(code.rawValue)
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:

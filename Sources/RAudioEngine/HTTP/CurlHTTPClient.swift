@@ -25,7 +25,6 @@ public final class CurlHTTPClient: HTTPClient {
     private let idleHandles = Locked<[CurlEasyHandle]>([])
 
     public init(userAgent: String = "raudio/\(RAudioVersion.current)", connectTimeout: Int = 10, stallTimeout: Int = 20) {
-        _ = Self.globalInitialization
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout
@@ -35,14 +34,10 @@ public final class CurlHTTPClient: HTTPClient {
         idleHandles.withLock { $0.removeAll() }
     }
 
-    /// `curl_global_init`, once per process, before any handle exists.
-    private static let globalInitialization: Void = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    }()
-
-    /// The libcurl version string (`curl_version_info`), for `raudio version`.
+    /// The libcurl version string (`curl_version_info`), for `raudio version` (loads libcurl).
     public static var libraryVersion: String {
-        guard let info = curl_version_info(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
+        guard case .success(let curl) = CurlLibrary.shared,
+              let info = curl.versionInfo(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
         return String(cString: version)
     }
 
@@ -53,7 +48,13 @@ public final class CurlHTTPClient: HTTPClient {
         guard scheme == "http" || scheme == "https" else {
             throw HTTPError(.invalidURL, url: request.url, message: "is not an http:// or https:// URL")
         }
-        let handle = idleHandles.withLock { $0.popLast() } ?? CurlEasyHandle()
+        // libcurl is loaded (and `curl_global_init` called) by the first request of the process.
+        let curl: CurlLibrary
+        switch CurlLibrary.shared {
+        case .success(let library): curl = library
+        case .failure(let failure): throw HTTPError(.other, url: request.url, message: failure.message)
+        }
+        let handle = idleHandles.withLock { $0.popLast() } ?? CurlEasyHandle(curl: curl)
         guard let handle else {
             throw HTTPError(.other, url: request.url, message: "libcurl could not make a handle (curl_easy_init failed)")
         }

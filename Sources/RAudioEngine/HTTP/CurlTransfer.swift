@@ -24,12 +24,12 @@ final class CurlTransfer {
     }
 
     /// The head of the final response: status and effective URL from `curl_easy_getinfo`.
-    func responseHead(handle: UnsafeMutableRawPointer) -> HTTPResponseHead {
+    func responseHead(curl: CurlLibrary, handle: UnsafeMutableRawPointer) -> HTTPResponseHead {
         if let head { return head }
         var code = 0
-        raudio_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        raudio_curl_getinfo_long(curl.getinfo, handle, CURLINFO_RESPONSE_CODE, &code)
         var effective: UnsafeMutablePointer<CChar>?
-        raudio_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        raudio_curl_getinfo_string(curl.getinfo, handle, CURLINFO_EFFECTIVE_URL, &effective)
         return HTTPResponseHead(status: code != 0 ? code : status, url: effective.map { String(cString: $0) } ?? url, headers: headers)
     }
 

@@ -9,6 +9,8 @@ final class PulseMainloopSignals: @unchecked Sendable {
     let mainloop: OpaquePointer
     /// Set by the one-shot timer; cleared when it is armed.
     var timedOut = false
+    /// Set by the stall timer (`PulseAudioSink.sendStagedLocked`); cleared by the writer.
+    var stallTimerFired = false
 
     init(mainloop: OpaquePointer) {
         self.mainloop = mainloop
@@ -47,6 +49,12 @@ enum PulseCallbacks {
     /// `pa_time_event_cb_t`: the wait deadline passed.
     static let timerFired: pa_time_event_cb_t = { _, _, _, userdata in
         PulseMainloopSignals.from(userdata)?.timedOut = true
+        wake(userdata)
+    }
+
+    /// `pa_time_event_cb_t`: the stall timer of a waiting `write` fired.
+    static let stallTimerFired: pa_time_event_cb_t = { _, _, _, userdata in
+        PulseMainloopSignals.from(userdata)?.stallTimerFired = true
         wake(userdata)
     }
 

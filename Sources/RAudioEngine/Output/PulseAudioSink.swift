@@ -42,24 +42,35 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     var corked = false
     /// Set by `close()`; every later call returns at once. Lock held.
     var isClosed = false
-    /// How long `write` waits for room on an uncorked stream before it calls the server lost.
-    let stallTimeout: Duration = .seconds(5)
+    /// How long `write` waits for room on an uncorked stream before it calls the server lost (it
+    /// notices between once and twice this).
+    let stallTimeout: Duration
+    /// Fires `stallTimeout` after a wait for room began; created at the first such wait. Lock held.
+    var stallTimer: OpaquePointer?
+    /// Whether `stallTimer` is armed, and `writesSent` when it was. Lock held.
+    var isStallTimerArmed = false
+    var writesWhenStallTimerArmed = 0
+    /// `pa_stream_write` calls so far. Lock held.
+    var writesSent = 0
 
     /// Connects to `server` (default: `$PULSE_SERVER`, else libpulse's default) within `connectTimeout`.
-    /// `requestInterval` is capped at half of `targetLatency`.
+    /// `requestInterval` is capped at half of `targetLatency`. `write` calls a server that takes no
+    /// audio for `stallTimeout` while playing lost.
     /// Calls `pa_context_connect` without autospawn. Throws `.serverUnavailable` when no server answers.
     public init(
         identity: PulseAudioIdentity,
         server: String? = ProcessInfo.processInfo.environment["PULSE_SERVER"],
         targetLatency: Duration = .milliseconds(400),
         requestInterval: Duration = .milliseconds(100),
-        connectTimeout: Duration = .seconds(1)
+        connectTimeout: Duration = .seconds(1),
+        stallTimeout: Duration = .seconds(5)
     ) throws(AudioSinkError) {
         let server = server.flatMap { $0.isEmpty ? nil : $0 }
         serverName = server.map { "'\($0)'" } ?? "the default server"
         self.identity = identity
         self.targetLatency = targetLatency
         self.requestInterval = min(requestInterval, targetLatency / 2)
+        self.stallTimeout = stallTimeout
         (mainloop, context, timer, signals) = try Self.connect(
             server: server, serverName: serverName, identity: identity, timeout: connectTimeout)
     }
@@ -180,6 +191,7 @@ extension PulseAudioSink {
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard !isClosed, corked != cork else { return }
         corked = cork
+        resetStallWatchLocked()
         guard let stream else { return }
         waitLocked(for: pa_stream_cork(stream, cork ? 1 : 0, PulseCallbacks.operationCompleted, signals.userdata),
                    timeout: .seconds(1))
@@ -270,6 +282,7 @@ extension PulseAudioSink {
         }
         isClosed = true
         staging.removeAll()
+        resetStallWatchLocked()
         disconnectStreamLocked()
         pa_context_set_state_callback(context, nil, nil)
         pa_context_disconnect(context)

@@ -96,6 +96,39 @@ struct MPG123DecoderTests {
         #expect(largestDifference > 0.1, "with 4 preframes the first frames after a seek lack their reservoir")
     }
 
+    /// With a trustworthy LAME header the exact length is known, so no background scan reads the file
+    /// a second time: the frame index is built from the frames the decoder reads, and a first seek far
+    /// ahead reads only up to its target. Seeks stay sample-exact, forwards, backwards and at the end.
+    @Test func taggedFileIsReadOnceAndSeeksExactlyFromTheFramesItReads() throws {
+        let directory = try DecoderTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mp3 = try Self.makeVBR(in: directory, seconds: 120, tagged: true)
+        let fileLength = Int(try TestFileResource(url: mp3).length())
+        let straight = DecoderTestSupport.decodeAll(try MPG123Decoder(resource: TestFileResource(url: mp3)))
+        try #require(straight.error == nil)
+
+        let resource = CountingResource(url: mp3)
+        let decoder = try MPG123Decoder(resource: resource)
+        #expect(!decoder.hasBackgroundScan)
+        #expect(decoder.frameCount == Int64(straight.frameCount))
+        _ = try DecoderTestSupport.readFrames(decoder, count: 44_100)
+        // Time a background pass over the whole file would have had (it takes a few ms here).
+        Thread.sleep(forTimeInterval: 0.3)
+        let afterOneSecond = resource.bytesRead.load(ordering: .relaxed)
+        #expect(afterOneSecond < fileLength / 4, "read \(afterOneSecond) of \(fileLength) bytes to play 1 s")
+
+        // The first seek to the middle reads about up to there, not the whole file.
+        let middle = straight.frameCount / 2
+        try decoder.seek(toFrame: Int64(middle))
+        let got = try DecoderTestSupport.readFrames(decoder, count: 4096)
+        #expect(got == Array(straight.samples[(middle * 2)..<((middle + 4096) * 2)]))
+        let afterSeek = resource.bytesRead.load(ordering: .relaxed)
+        #expect(afterSeek < fileLength * 3 / 4, "read \(afterSeek) of \(fileLength) bytes to seek to the middle")
+
+        try assertSeeksAreExact(decoder: decoder, reference: straight, seed: 5)
+        #expect(!decoder.hasAdoptedFrameIndex, "no scan was adopted: the seeks used the decoder's own index")
+    }
+
     @Test func closingTheDecoderStopsTheBackgroundScanAndReleasesEverything() throws {
         let directory = try DecoderTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -76,6 +76,51 @@ struct PulseAudioSinkTests {
         }
     }
 
+    /// A server that stops taking audio while alive (SIGSTOP: the socket stays open) makes a waiting
+    /// `write` throw `.serverLost` within about twice `stallTimeout`; a pause longer than that is no
+    /// stall, nor are the waits of normal playing that span several firings of the stall timer.
+    @Test func serverThatStopsTakingAudioIsLostButALongPauseIsNot() throws {
+        try withPulseAudioDaemon { daemon in
+            let sink = try PulseAudioSink(identity: identity, server: daemon.server, stallTimeout: .seconds(1))
+            try sink.open(format: format)
+            let second = ToneAnalysis.sine(frequency: 440, sampleRate: 44_100, channels: 2, seconds: 1)
+            // 2.5 s of playing: the writes wait for room across two firings of the stall timer.
+            for _ in 0..<3 { try second.withUnsafeBufferPointer { try sink.write($0) } }
+            sink.pause()
+            Thread.sleep(forTimeInterval: 2.5)
+            sink.resume()
+            try second.withUnsafeBufferPointer { try sink.write($0) }
+
+            let outcome = Locked<AudioSinkError?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let tone = ToneAnalysis.sine(frequency: 440, sampleRate: 44_100, channels: 2, seconds: 0.1)
+            let writer = Thread {
+                defer { done.signal() }
+                for _ in 0..<300 {  // 30 s of audio: far longer than the test waits
+                    do {
+                        try tone.withUnsafeBufferPointer { (buffer) throws(AudioSinkError) in try sink.write(buffer) }
+                    } catch {
+                        outcome.withLock { $0 = error as? AudioSinkError }
+                        return
+                    }
+                }
+            }
+            writer.start()
+            Thread.sleep(forTimeInterval: 0.3)
+            let pid = try #require(daemon.processID)
+            kill(pid, SIGSTOP)
+            let started = ContinuousClock.now
+            let finished = done.wait(timeout: .now() + 6) == .success
+            let waited = ContinuousClock.now - started
+            kill(pid, SIGCONT)
+            #expect(finished, "write did not return after the server stopped taking audio")
+            #expect(waited < .seconds(3), "noticed after \(waited)")
+            #expect(outcome.withLock { $0?.code } == .serverLost)
+            #expect(outcome.withLock { $0?.message.contains("stopped taking audio") } == true)
+            if finished { try? sink.close() }
+        }
+    }
+
     @Test func pauseResumeFlushAndPendingFramesWork() throws {
         try withPulseAudioDaemon { daemon in
             let sink = try PulseAudioSink(identity: identity, server: daemon.server)
