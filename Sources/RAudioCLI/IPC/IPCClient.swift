@@ -118,4 +118,13 @@ struct IPCMessage {
         line.writeInteger(UInt8(ascii: "\n"))
         self.line = line
     }
+
+    /// A message from JSON text already encoded as UTF-8 (`EventWriter` encodes each event once).
+    init(json: [UInt8], allocator: ByteBufferAllocator) {
+        var line = allocator.buffer(capacity: json.count + 1)
+        line.writeBytes(json)
+        payload = line.getSlice(at: line.readerIndex, length: line.readableBytes)!
+        line.writeInteger(UInt8(ascii: "\n"))
+        self.line = line
+    }
 }

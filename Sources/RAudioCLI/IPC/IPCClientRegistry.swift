@@ -52,11 +52,11 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     /// An event for everyone (and for the next `hello`).
-    func broadcast(_ event: JSONValue, text: String) {
+    func broadcast(_ event: JSONValue, json: [UInt8]) {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
         guard !clients.isEmpty else { return }
-        let message = IPCMessage(text, allocator: allocator)
+        let message = IPCMessage(json: json, allocator: allocator)
         for client in clients.values where !client.send(message) { dropStalled(client) }
     }
 

@@ -12,7 +12,7 @@ import ReadiumShared
 /// One thread of its own (a NIO event loop group of one) accepts clients, reads their
 /// commands and writes events; the session loop only hands it events (`receive`, `answer`), never
 /// waiting. Commands come out of `commands`, with the client to answer.
-final class IPCServer: AnswerRecipient, Sendable {
+final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     let commands: AsyncStream<AddressedCommand>
     private let continuation: AsyncStream<AddressedCommand>.Continuation
     private let group: MultiThreadedEventLoopGroup
@@ -80,9 +80,13 @@ final class IPCServer: AnswerRecipient, Sendable {
 
     /// Called on the session loop's task: hands the event to the event loop and returns.
     func receive(_ event: JSONValue) {
-        let text = event.serialized()
+        receive(event, json: event.compactUTF8)
+    }
+
+    /// Called on the session loop's task with the bytes stdout gets too: no second serialization.
+    func receive(_ event: JSONValue, json: [UInt8]) {
         let registry = registry
-        registry.eventLoop.execute { registry.broadcast(event, text: text) }
+        registry.eventLoop.execute { registry.broadcast(event, json: json) }
     }
 
     /// Called on the session loop's task: hands the answer to the event loop and returns.

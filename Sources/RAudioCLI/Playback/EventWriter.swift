@@ -15,6 +15,14 @@ extension EventObserver {
     func finish() {}
 }
 
+/// An observer that sends events on as JSON text (the IPC server): it gets the bytes `EventWriter`
+/// encoded once for every reader, instead of serializing each event a second time.
+protocol EncodedEventObserver: EventObserver {
+    /// Called instead of `receive(_:)`, on the session loop's task, in event order. `json` is the
+    /// event's compact JSON text (UTF-8, no newline), the very bytes stdout gets.
+    func receive(_ event: JSONValue, json: [UInt8])
+}
+
 /// Prints events as JSON lines on stdout, and the human part of problems on stderr; hands each event
 /// to the observers too.
 ///
@@ -35,10 +43,21 @@ struct EventWriter {
             for case let recipient as any AnswerRecipient in observers { recipient.answer(event, to: answersTo) }
             return
         }
-        for observer in observers { observer.receive(event) }
+        // Encoded once (byte for byte `serialized()`), for stdout and the IPC clients alike.
+        var json: [UInt8]?
+        for observer in observers {
+            if let encoded = observer as? any EncodedEventObserver {
+                if json == nil { json = event.compactUTF8 }
+                encoded.receive(event, json: json!)
+            } else {
+                observer.receive(event)
+            }
+        }
         guard printsJSONLines else { return }
         if case .object(let fields) = event, case .string(let kind)? = fields["type"], !selection.includes(kind) { return }
-        try StandardStreams.printLine(event.serialized())
+        var line = json ?? event.compactUTF8
+        line.append(UInt8(ascii: "\n"))
+        try StandardStreams.printLine(bytes: line)
     }
 
     /// A `warning` or `error` event, also logged on stderr (the terminal player shows it on its own line).

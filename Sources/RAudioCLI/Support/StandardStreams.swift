@@ -21,6 +21,12 @@ public enum StandardStreams {
         guard write(line + "\n", to: STDOUT_FILENO) else { throw ReaderGone() }
     }
 
+    /// Writes `line`, UTF-8 that already ends with its newline, to stdout (one `write` call where the
+    /// pipe takes it whole). Throws `ReaderGone` when the pipe is closed.
+    public static func printLine(bytes line: [UInt8]) throws(ReaderGone) {
+        guard write(bytes: line, to: STDOUT_FILENO) else { throw ReaderGone() }
+    }
+
     /// Writes `line` and a newline (unless `newline` is false) to stderr; failures are ignored (there
     /// is nowhere left to report).
     public static func printError(_ line: String, newline: Bool = true) {
@@ -29,10 +35,14 @@ public enum StandardStreams {
 
     /// Writes all of `text` to `descriptor`, retrying on EINTR; false when the write failed.
     static func write(_ text: String, to descriptor: Int32) -> Bool {
-        var bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying on EINTR; false when the write failed.
+    static func write(bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
+            let written = bytes.withUnsafeBytes { buffer in
                 Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 {
@@ -41,7 +51,6 @@ public enum StandardStreams {
             }
             offset += written
         }
-        bytes.removeAll()
         return true
     }
 }
