@@ -76,12 +76,18 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$tree/usr/bin/raudio" 2>"$wor
 [[ -n "$depends" ]] || { say "dpkg-shlibdeps found no dependencies"; exit 70; }
 
 # Recommends: the packages holding the first soname of each FFmpeg library FFmpegLibrary.swift dlopens.
+# Neither FFmpeg nor libcurl is linked, so dpkg-shlibdeps cannot see them.
 recommends=()
 for soname in $(grep -o '("libav[a-z]*", \["[^"]*"' Sources/RAudioEngine/Decoders/FFmpegLibrary.swift | sed 's/.*\["//; s/"$//'); do
     package=$(dpkg-query -S "*/$soname" 2>/dev/null | head -n 1 | cut -d: -f1)
     [[ -n "$package" ]] || { say "no installed package holds $soname (make deps installs FFmpeg)"; exit 69; }
     recommends+=("$package")
 done
+# And libcurl's, which CurlLibrary.swift dlopens for remote publications (the first soname it tries).
+curl_soname=$(grep -o 'sonames = \["[^"]*"' Sources/RAudioEngine/HTTP/CurlLibrary.swift | sed 's/.*\["//; s/"$//')
+package=$(dpkg-query -S "*/$curl_soname" 2>/dev/null | head -n 1 | cut -d: -f1)
+[[ -n "$package" ]] || { say "no installed package holds $curl_soname (make deps installs libcurl)"; exit 69; }
+recommends+=("$package")
 recommends_line=$(IFS=,; echo "${recommends[*]}" | sed 's/,/, /g')
 
 chmod -R u=rwX,go=rX "$tree"
