@@ -23,7 +23,7 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
             hasLoadedAny = true
             targetItem = nil
         }
-        hear(position, reportingWords: report == .playing || report == .limitReached)
+        hear(position, reportingWords: report == .playing || report == .limitReached, continuing: report != .loaded)
     }
 
     func skippedItemIssue(_ issue: RenderIssue) -> NavigatorIssue? {
@@ -47,9 +47,13 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
     }
 
     /// Records the heard position: announces a new utterance, then reports the words heard up to it.
-    func hear(_ position: RenderPosition, reportingWords: Bool) {
+    ///
+    /// `continuing` (not a new load): playback went on from the announced utterance, so the
+    /// utterances opened between it and `position` were heard whole, however short they were or far
+    /// behind the render thread these reports are: each is announced, in order, with all its words.
+    func hear(_ position: RenderPosition, reportingWords: Bool, continuing: Bool = true) {
         if let moved = resumed, position.item == moved.to, announcedItem == moved.from,
-           let (_, pcm) = source.synthesized(at: moved.to) {
+           let (_, pcm) = source.openedUtterance(at: moved.to) {
             // The same utterance, resumed at a word with new settings: its new PCM, words counted anew.
             resumed = nil
             announcedItem = moved.to
@@ -57,23 +61,37 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
             reportedWords = 0
         }
         if position.item != announcedItem {
-            guard let (utterance, pcm) = source.synthesized(at: position.item) else { return }
-            if reportingWords, let previous = announcedItem, position.item == previous + 1 { finishWords() }
-            announcedItem = position.item
-            announced = (utterance, pcm.droppingSamples())
-            lastUtteranceLocator = utterance.locator
-            reportedWords = 0
-            lastRange = nil
-            emit(.utterance(utterance, voice: pcm.voice))
-            if let warning = pcm.warning, reportedWarnings.insert(warning).inserted {
-                emit(.warning(NavigatorIssue(code: "voice-fallback", message: warning, href: utterance.locator.href,
-                                             fatal: false, locator: utterance.locator)))
+            guard let (utterance, pcm) = source.openedUtterance(at: position.item) else { return }
+            if continuing, let previous = announcedItem, position.item > previous + 1 {
+                for (item, passed, passedPCM) in source.openedUtterances(after: previous, before: position.item) {
+                    finishWords()
+                    announce(passed, pcm: passedPCM, at: item)
+                    finishWords()
+                }
             }
+            if reportingWords, let previous = announcedItem, position.item == previous + 1 { finishWords() }
+            announce(utterance, pcm: pcm, at: position.item)
         }
         guard reportingWords, let (utterance, pcm) = announced else { return }
         let boundaries = pcm.wordBoundaries
         while reportedWords < boundaries.count, boundaries[reportedWords].startFrame <= position.frame {
             reportWord(boundaries[reportedWords], of: utterance)
+        }
+    }
+
+    /// Emits the `utterance` event of item `item` (and its voice fallback warning, once per warning);
+    /// its words are reported from its first.
+    private func announce(_ utterance: SpeechUtterance, pcm: SynthesizedUtterance, at item: Int) {
+        announcedItem = item
+        announced = (utterance, pcm.droppingSamples())
+        source.forgetOpened(before: item)
+        lastUtteranceLocator = utterance.locator
+        reportedWords = 0
+        lastRange = nil
+        emit(.utterance(utterance, voice: pcm.voice))
+        if let warning = pcm.warning, reportedWarnings.insert(warning).inserted {
+            emit(.warning(NavigatorIssue(code: "voice-fallback", message: warning, href: utterance.locator.href,
+                                         fatal: false, locator: utterance.locator)))
         }
     }
 

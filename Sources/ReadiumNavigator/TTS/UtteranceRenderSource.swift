@@ -23,6 +23,11 @@ final class UtteranceRenderSource: RenderSource {
     let engine: any TTSEngine
     private let planner = Locked<UtterancePlanner?>(nil)
     private let jobs = Locked<[Int: SynthesisJob]>([:])
+    /// The utterances opened for the renderer (so to be heard), with their words but not their PCM,
+    /// until the synthesizer has announced them (`forgetOpened(before:)`). Kept apart from `jobs`,
+    /// which keeps only a few behind the render thread: the thread may run any number of utterances
+    /// ahead of the reports the synthesizer's actor has handled (a null output, a loaded machine).
+    private let opened = Locked<[Int: (SpeechUtterance, SynthesizedUtterance)]>([:])
     private let settingsStore: Locked<Settings>
 
     init(engine: any TTSEngine, settings: Settings) {
@@ -46,6 +51,7 @@ final class UtteranceRenderSource: RenderSource {
             return all
         }
         for job in cancelled { job.cancellation.cancel() }
+        opened.withLock { $0.removeAll() }
     }
 
     /// Continues the current plan in a new index space from utterance `index`, synthesized again
@@ -70,6 +76,7 @@ final class UtteranceRenderSource: RenderSource {
             return all
         }
         for job in cancelled { job.cancellation.cancel() }
+        opened.withLock { $0.removeAll() }
         guard let (newIndex, utterance) = moved else { return nil }
         let job = SynthesisJob(utterance: utterance, textStart: textStart)
         jobs.withLock { $0[newIndex] = job }
@@ -82,6 +89,8 @@ final class UtteranceRenderSource: RenderSource {
         switch job.wait() {
         case .success(let synthesized):
             let decoder = synthesized.makeDecoder()
+            let words = synthesized.droppingSamples()
+            opened.withLock { $0[index] = (job.utterance, words) }
             // A resumed utterance is heard once from its middle; the decoder keeps the samples.
             if job.textStart != nil { job.dropSamples() }
             return decoder
@@ -101,6 +110,28 @@ final class UtteranceRenderSource: RenderSource {
     func synthesized(at index: Int) -> (SpeechUtterance, SynthesizedUtterance)? {
         guard let job = jobs.withLock({ $0[index] }), case .success(let pcm)? = job.outcome else { return nil }
         return (job.utterance, pcm)
+    }
+
+    /// The utterance opened at `index` and its words (no PCM), until `forgetOpened(before:)` passes it;
+    /// however far the render thread has gone since. Any thread.
+    func openedUtterance(at index: Int) -> (SpeechUtterance, SynthesizedUtterance)? {
+        opened.withLock { $0[index] }
+    }
+
+    /// The utterances opened after `first` and before `end`, in order: what was heard between two
+    /// heard positions. Any thread.
+    func openedUtterances(after first: Int, before end: Int) -> [(Int, SpeechUtterance, SynthesizedUtterance)] {
+        guard end > first + 1 else { return [] }
+        return opened.withLock { opened in
+            opened.filter { $0.key > first && $0.key < end }.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
+        }
+    }
+
+    /// Forgets the opened utterances before `index` (the synthesizer announced `index`). Any thread.
+    func forgetOpened(before index: Int) {
+        opened.withLock { opened in
+            for key in opened.keys where key < index { opened[key] = nil }
+        }
     }
 
     /// The planned utterance at `index`, reading content if needed (blocks while a resource is parsed).
