@@ -18,6 +18,20 @@ extension PublicationSpeechSynthesizer {
         let deadline = Date().addingTimeInterval(timeout)
         while !renderThreadIsPast(source), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
+
+    /// Plans from the start and opens its first `count` utterances as the render thread does (waiting
+    /// for their synthesis), with no report; returns their indices.
+    func openFirstUtterances(_ count: Int) throws -> [Int] {
+        let base = try plan(from: nil).item
+        let items = Array(base..<(base + count))
+        for item in items { _ = try source.openItem(at: item) }
+        return items
+    }
+
+    /// Handles a heard position at the start of `item`, as a periodic report while playing does.
+    func hearPlaying(item: Int) {
+        didHear(RenderPosition(item: item, frame: 0, sampleRate: 22_050), in: .playing)
+    }
 }
 
 /// Every utterance heard is announced once, in order, with all its words, however far the render
@@ -67,5 +81,32 @@ extension PublicationSpeechSynthesizer {
             let words = try engine.synthesizeBlocking(TTSUtterance(text: utterance.text, voiceOrLanguage: .voice(voice))).wordBoundaries.count
             #expect(rangesAfter[index] == words, "utterance \(index) \"\(utterance.text)\": \(rangesAfter[index]) range events, \(words) words")
         }
+    }
+
+    @Test func aHeardPositionPastAShortUtteranceAnnouncesItWithAllItsWords() async throws {
+        let (synthesizer, engine) = try PublicationSpeechSynthesizerTests.make(output: .null, realtime: false)
+        let recorder = PublicationSpeechSynthesizerTests.Recorder(synthesizer)
+        let items = try await synthesizer.openFirstUtterances(3)
+        // Two periodic reports, the second already in the third utterance: the second utterance
+        // (shorter than the report interval, or reports handled late) had no report of its own.
+        await synthesizer.hearPlaying(item: items[0])
+        await synthesizer.hearPlaying(item: items[2])
+        await recorder.wait(5) { recorder.utterances.count >= 3 }
+        await synthesizer.close()
+        let expected = try Self.plannedTexts(skippedRoles: SpeechSynthesizerConfiguration().skippedRoles)
+        #expect(recorder.utterances.map(\.0.text) == Array(expected.prefix(3)))
+        var rangesAfter: [Int] = []
+        for event in recorder.events.withLock({ $0 }) {
+            switch event {
+            case .utterance: rangesAfter.append(0)
+            case .range: if !rangesAfter.isEmpty { rangesAfter[rangesAfter.count - 1] += 1 }
+            default: break
+            }
+        }
+        // The first two were heard to their end: every word reported; the third is at its start.
+        let words = try recorder.utterances.prefix(2).map { utterance, voice in
+            try engine.synthesizeBlocking(TTSUtterance(text: utterance.text, voiceOrLanguage: .voice(voice))).wordBoundaries.count
+        }
+        #expect(Array(rangesAfter.prefix(2)) == words)
     }
 }
