@@ -62,14 +62,15 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         }
         if position.item != announcedItem {
             guard let (utterance, pcm) = source.openedUtterance(at: position.item) else { return }
-            if continuing, let previous = announcedItem, position.item > previous + 1 {
+            if continuing, let previous = announcedItem, position.item > previous {
+                // Heard to their ends: the announced utterance, then each one opened since (an
+                // utterance that failed to synthesize was never opened, so is not announced).
+                finishWords()
                 for (item, passed, passedPCM) in source.openedUtterances(after: previous, before: position.item) {
-                    finishWords()
                     announce(passed, pcm: passedPCM, at: item)
                     finishWords()
                 }
             }
-            if reportingWords, let previous = announcedItem, position.item == previous + 1 { finishWords() }
             announce(utterance, pcm: pcm, at: position.item)
         }
         guard reportingWords, let (utterance, pcm) = announced else { return }
