@@ -16,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dataHome) }
         let venv = try makeEnvironment(in: dataHome)
         let environment = ["XDG_DATA_HOME": dataHome.path]
-        #expect(PiperRuntime.userEnvironmentFolder(environment: environment) == venv)
+        #expect(PiperRuntime.userEnvironmentFolder(environment: environment)?.standardizedFileURL.path == venv.standardizedFileURL.path)
         let homeOnly = ["HOME": "/home/reader"]
         #expect(PiperRuntime.userEnvironmentFolder(environment: homeOnly)?.path == "/home/reader/.local/share/raudio/piper-venv")
         #expect(PiperRuntime.userEnvironmentFolder(environment: ["XDG_DATA_HOME": "relative"]) == nil)
@@ -29,7 +29,7 @@ import Testing
         let binary = prefix.appendingPathComponent("bin/raudio")
         let found = PiperRuntime.environmentFolder(environment: ["XDG_DATA_DIRS": "/nonexistent"], executable: binary)
         // An installed tree's own environment comes before the source tree's .venv-piper (found from this file).
-        #expect(found?.standardizedFileURL == venv.standardizedFileURL)
+        #expect(found?.standardizedFileURL.path == venv.standardizedFileURL.path)
         #expect(PiperRuntime.environmentFolder(environment: ["RAUDIO_PIPER_VENV": "/opt/voices-env"], executable: binary)?.path == "/opt/voices-env")
     }
 }
