@@ -66,6 +66,24 @@ struct SpeakPiperTests {
         #expect(SpeakCommandTests.utterances(events).first?["voice"] == "piper:en_US-joe-medium")
     }
 
+    @Test func engineOptionPiperPrefersThePresetsNeuralVoiceToAnotherOfTheLanguage() throws {
+        // Another en_US voice in a --voice-path folder comes first in the catalog; the en-US preset names joe.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-piper-other-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sitePackages = Corpus.projectRoot.appendingPathComponent(".venv-piper/lib")
+        let relative = try #require(FileManager.default.enumerator(atPath: sitePackages.path)?.compactMap { $0 as? String }
+            .first { $0.hasSuffix("en_US-joe-medium.onnx") })
+        let model = sitePackages.appendingPathComponent(relative)
+        let other = folder.appendingPathComponent("en_US-aaa-medium.onnx")
+        try FileManager.default.createSymbolicLink(at: other, withDestinationURL: model)
+        try FileManager.default.copyItem(atPath: model.path + ".json", toPath: other.path + ".json")
+        let (result, events) = try Self.run(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--engine", "piper",
+                                              "--voice-path", folder.path, "--duration", "3"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(SpeakCommandTests.utterances(events).first?["voice"] == "piper:en_US-joe-medium")
+    }
+
     @Test func anUnknownPiperVoiceExits64NamingIt() throws {
         let (result, _) = try Self.run(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--voice", "piper:en_US-nobody-medium"])
         #expect(result.status == 64)

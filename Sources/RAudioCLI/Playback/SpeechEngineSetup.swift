@@ -35,7 +35,10 @@ enum SpeechEngineSetup {
             file = found
         } else {
             let language = voice.map(Language.init(code:)).flatMap { $0.isWellFormed ? $0 : nil } ?? bookLanguage ?? Language(code: "en")
-            guard let found = catalog.voice(for: language) else {
+            // The preset's neural voice for the language (or its base language) when installed, else the first
+            // installed Piper voice speaking it.
+            let preset = presets.preset(forLanguage: language) ?? presets.preset(forLanguage: Language(code: language.baseCode))
+            guard let found = preset?.neuralVoice.flatMap(catalog.voice(named:)) ?? catalog.voice(for: language) else {
                 StandardStreams.printError("raudio: warning: --engine piper: no Piper voice speaks \"\(language.code)\"; speaking with eSpeak NG")
                 return espeak
             }

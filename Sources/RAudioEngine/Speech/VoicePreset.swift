@@ -2,7 +2,8 @@
 import Foundation
 import ReadiumShared
 
-/// How raudio speaks one language by default: which eSpeak NG voice, how fast, how high.
+/// How raudio speaks one language by default: which eSpeak NG voice, how fast, how high, and which
+/// neural voice `--engine piper` prefers for it.
 ///
 /// Read from one JSON file of the `voices/` folder (format in `voices/README.md`). `rate` is in words
 /// per minute (eSpeak's `espeakRATE`, 80-450) and `pitch` on eSpeak's 0-100 scale (`espeakPITCH`);
@@ -15,17 +16,24 @@ public struct VoicePreset: Sendable, Hashable {
     public var voice: String
     public var rate: Int
     public var pitch: Int
+    /// The Piper voice (`piper:NAME`) that `raudio speak --engine piper` speaks this language with when it
+    /// is installed; nil when the preset names none (the first installed Piper voice of the language then).
+    public var neuralVoice: String?
     /// The file it came from, for messages; nil for built-in presets.
     public var file: String?
 
     public static let rateRange = 80...450
     public static let pitchRange = 0...100
 
-    public init(language: Language?, voice: String, rate: Int, pitch: Int, file: String? = nil) {
+    /// The prefix of a neural voice's identifier (`piper:en_US-joe-medium`).
+    public static let neuralVoicePrefix = "piper:"
+
+    public init(language: Language?, voice: String, rate: Int, pitch: Int, neuralVoice: String? = nil, file: String? = nil) {
         self.language = language
         self.voice = voice
         self.rate = rate
         self.pitch = pitch
+        self.neuralVoice = neuralVoice
         self.file = file
     }
 
@@ -55,7 +63,14 @@ public struct VoicePreset: Sendable, Hashable {
         }
         let rate = try integer(object["rate"], named: "rate", default: 160, range: rateRange, file: file)
         let pitch = try integer(object["pitch"], named: "pitch", default: 50, range: pitchRange, file: file)
-        return VoicePreset(language: language, voice: voice.lowercased(), rate: rate, pitch: pitch, file: file)
+        var neuralVoice: String?
+        if let neural = object["neural"] {
+            guard let name = neural.stringValue, name.hasPrefix(neuralVoicePrefix), name.count > neuralVoicePrefix.count else {
+                throw VoicePresetError(file: file, message: "\"neural\" must name a Piper voice as \"\(neuralVoicePrefix)NAME\", found \(neural.serialized())")
+            }
+            neuralVoice = name
+        }
+        return VoicePreset(language: language, voice: voice.lowercased(), rate: rate, pitch: pitch, neuralVoice: neuralVoice, file: file)
     }
 
     private static func integer(

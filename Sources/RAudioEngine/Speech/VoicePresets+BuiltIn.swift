@@ -4,12 +4,13 @@ import ReadiumShared
 extension VoicePresets {
     /// The presets used when no `voices/` folder is found: the same choices as the shipped files.
     public static let builtIn: VoicePresets = {
-        func preset(_ language: String, _ voice: String, rate: Int = 160, pitch: Int = 50) -> VoicePreset {
-            VoicePreset(language: Language(code: language), voice: voice, rate: rate, pitch: pitch)
+        func preset(_ language: String, _ voice: String, rate: Int = 160, pitch: Int = 50, neural: String? = nil) -> VoicePreset {
+            VoicePreset(language: Language(code: language), voice: voice, rate: rate, pitch: pitch, neuralVoice: neural)
         }
         return VoicePresets(
             presets: [
-                preset("en", "en-us"), preset("en-US", "en-us"), preset("en-GB", "en"),
+                preset("en", "en-us", neural: "piper:en_US-joe-medium"), preset("en-US", "en-us", neural: "piper:en_US-joe-medium"),
+                preset("en-GB", "en"),
                 preset("fr", "fr"), preset("fr-FR", "fr"), preset("fr-BE", "fr-be"), preset("fr-CH", "fr-ch"),
                 preset("de", "de"), preset("es", "es"), preset("es-419", "es-419"), preset("it", "it"),
                 preset("pt", "pt"), preset("pt-BR", "pt-br"), preset("ja", "ja", rate: 150),

@@ -92,12 +92,27 @@ struct VoicePresetsTests {
         #expect(defaults.contains("/usr/local/share/raudio/voices") && defaults.contains("/usr/share/raudio/voices"))
     }
 
+    @Test func aPresetNamesTheNeuralVoiceOfItsLanguageAsPiperName() throws {
+        let english = try VoicePreset.parse(Data(#"{"language": "en-US", "voice": "en-us", "neural": "piper:en_US-joe-medium"}"#.utf8), file: "en-US.json")
+        #expect(english.neuralVoice == "piper:en_US-joe-medium")
+        #expect(try VoicePreset.parse(Data(#"{"language": "fr", "voice": "fr"}"#.utf8), file: "fr.json").neuralVoice == nil)
+        for bad in [#""en_US-joe-medium""#, #""piper:""#, "42"] {
+            #expect {
+                try VoicePreset.parse(Data(#"{"language": "en", "voice": "en-us", "neural": \#(bad)}"#.utf8), file: "en.json")
+            } throws: { error in
+                "\(error)".hasPrefix("en.json: \"neural\" must name a Piper voice as \"piper:NAME\"")
+            }
+        }
+        #expect(VoicePresets.load(environment: [:]).presets.preset(forLanguage: Language(code: "en-US"))?.neuralVoice == "piper:en_US-joe-medium")
+    }
+
     @Test func builtInPresetsMatchTheShippedFiles() {
         let shipped = VoicePresets.load(environment: [:]).presets
         #expect(shipped.defaultPreset.voice == VoicePresets.builtIn.defaultPreset.voice)
         for preset in VoicePresets.builtIn.presets {
             let file = shipped.preset(forLanguage: preset.language!)
-            #expect(file?.voice == preset.voice && file?.rate == preset.rate && file?.pitch == preset.pitch, "\(preset.language!)")
+            #expect(file?.voice == preset.voice && file?.rate == preset.rate && file?.pitch == preset.pitch
+                    && file?.neuralVoice == preset.neuralVoice, "\(preset.language!)")
         }
         #expect(shipped.presets.count == VoicePresets.builtIn.presets.count)
     }
