@@ -44,8 +44,10 @@ struct PiperEngineTests {
             // The word is heard within 120 ms of its start (plosives and fricatives start quietly).
             let energy = PiperTesting.rms(samples, frame..<frame + spoken.format.sampleRate * 12 / 100)
             #expect(energy > overall * 0.2, "\"\(word)\" at \(frame): \(energy) against \(overall)")
+            // Inside the pause, not at its edges: the model's noise makes durations vary from run to run by a few
+            // milliseconds, and a pause's end is found to a 10 ms step (the next sentence's start is checked below).
             for pause in inner {
-                #expect(!(pause.lowerBound + window..<pause.upperBound).contains(frame), "\"\(word)\" starts inside the pause \(pause)")
+                #expect(!(pause.lowerBound + window..<pause.upperBound - window).contains(frame), "\"\(word)\" starts inside the pause \(pause)")
             }
         }
         // The first word of each later sentence starts right after a pause (within 100 ms of its end):
@@ -77,20 +79,31 @@ struct PiperEngineTests {
 
     @Test func speedShortensTheSpeechThroughTheLengthScale() async throws {
         let text = "The lighthouse keeper climbed the stairs every evening of his long life."
-        let normal = try await speak(text)
-        let fast = try await speak(text, rate: 2)
-        let ratio = fast.duration / normal.duration
-        #expect(ratio > 0.4 && ratio < 0.65, "at speed 2: \(fast.duration) s against \(normal.duration) s")
-        #expect(fast.wordBoundaries.count == normal.wordBoundaries.count)
+        // The model draws its durations with noise (each synthesis differs by up to ~15 %): three of each.
+        var normalSeconds = 0.0, fastSeconds = 0.0
+        for _ in 0..<3 {
+            let normal = try await speak(text)
+            let fast = try await speak(text, rate: 2)
+            normalSeconds += normal.duration
+            fastSeconds += fast.duration
+            #expect(fast.wordBoundaries.count == normal.wordBoundaries.count)
+        }
+        let ratio = fastSeconds / normalSeconds
+        #expect(ratio > 0.4 && ratio < 0.65, "at speed 2: \(fastSeconds) s against \(normalSeconds) s (three each)")
     }
 
     @Test func pitchKeepsTheDurationAndTheWords() async throws {
         let text = "A gull cried over the harbour."
-        let normal = try await speak(text)
-        let high = try await speak(text, pitch: 1.5)
-        #expect(abs(high.duration - normal.duration) < normal.duration * 0.25)
-        #expect(high.wordBoundaries.map(\.range) == normal.wordBoundaries.map(\.range))
-        #expect(high.wordBoundaries.allSatisfy { $0.startFrame < high.frameCount })
+        var normalSeconds = 0.0, highSeconds = 0.0
+        for _ in 0..<3 {
+            let normal = try await speak(text)
+            let high = try await speak(text, pitch: 1.5)
+            normalSeconds += normal.duration
+            highSeconds += high.duration
+            #expect(high.wordBoundaries.map(\.range) == normal.wordBoundaries.map(\.range))
+            #expect(high.wordBoundaries.allSatisfy { $0.startFrame < high.frameCount })
+        }
+        #expect(abs(highSeconds - normalSeconds) < normalSeconds * 0.2, "at pitch 1.5: \(highSeconds) s against \(normalSeconds) s (three each)")
     }
 
     @Test func textWithoutWordsGivesNoBoundariesAndDoesNotStopTheWorker() async throws {
