@@ -6,29 +6,45 @@ talks to it over its standard input and output:
 
 - at start, one JSON line: {"ready": true, "sample_rate": 22050} once the voice is loaded, or
   {"error": "...", "file": "..."} (then the worker exits with status 65);
-- each request is one JSON line {"text": "...", "speed": 1.0, "volume": 1.0}
-  (speed divides the voice's length scale; volume multiplies the peak-normalized samples);
-- each answer is one JSON line {"samples": N, "words": [[start, end, phonemes], ...]} followed by N
-  little-endian float32 samples (mono, at the voice's rate), or {"samples": 0, "error": "..."} when
-  this text cannot be spoken. "words" are the phoneme groups between the phonemizer's word separators,
-  in order: their sample range and how many sounds they have; raudio maps them to the words of the text.
+- each request is one JSON line {"text": "...", "speed": 1.0, "volume": 1.0, "first": 20}
+  (speed divides the voice's length scale; volume multiplies the peak-normalized samples; "first",
+  optional, asks for a short first piece of at most that many phonemes, so the first audio comes
+  after one short inference);
+- each answer comes piece by piece, as the model speaks them:
+  first one JSON line {"groups": [sounds, ...]}: the phoneme groups between the phonemizer's word
+  separators of the whole utterance, in order, with how many sounds each has (raudio maps them to the
+  words of the text before any audio arrives); then for every piece one JSON line
+  {"samples": N, "groups": G, "words": [[start, end], ...], "last": false} followed by N little-endian
+  float32 samples (mono, at the voice's rate): the piece covers the next G groups, "words" gives their
+  sample ranges counted from the utterance's first sample (empty when the model gives no durations);
+  the last piece has "last": true. {"samples": 0, "error": "...", "last": true} (with or without the
+  groups line before it) when this text cannot be spoken.
 
 The model is patched once to output its phoneme durations (piper.patch_voice_with_alignment) and the
-patched copy cached in $XDG_CACHE_HOME/raudio/piper, so later loads need neither onnx nor the patch.
-Stderr is for people (raudio keeps its last lines for error messages).
+patched copy cached in $XDG_CACHE_HOME/raudio/piper, so later loads need neither onnx nor the patch;
+beside it ONNX Runtime's optimized form of that model (ORT format, for this ONNX Runtime version and
+CPU), which later loads read without optimizing the graph again. A cached file that does not load is
+made again. Stderr is for people (raudio keeps its last lines for error messages).
 """
 
 import hashlib
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 
-# Sentences longer than this many phonemes are synthesized in pieces cut at word separators after
-# punctuation (else anywhere between words): the model's memory grows with the length of what it
-# speaks at once, and one long sentence of Moby-Dick would take the worker past 250 MB.
-MAX_PHONEMES = int(os.environ.get("RAUDIO_PIPER_MAX_PHONEMES", "70"))
+# Sentences longer than this many phonemes are synthesized in pieces cut at word separators, after
+# punctuation when that leaves a piece of at least half this length (else at the last word separator
+# that fits): the model's memory grows with the length of what it speaks at once (peak RSS on Moby-Dick's
+# first sentences: 219 MB with pieces of up to 70 phonemes, 196 MB with 50, for less CPU, not more).
+MAX_PHONEMES = int(os.environ.get("RAUDIO_PIPER_MAX_PHONEMES", "50"))
+# After a short first piece, each piece may be this many times the phonemes already sent (up to
+# MAX_PHONEMES): the next piece is then ready before the audio already sent has played, at a real-time
+# factor up to about 1 / GROWTH.
+GROWTH = 1.5
 PUNCTUATION = set(",;:.!?—–-)")
+STRESS = set("ˈˌː")
 
 
 def reply(header, payload=b""):
@@ -44,12 +60,19 @@ def fail_startup(message, file):
     sys.exit(65)
 
 
+def cache_directory():
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "raudio" / "piper"
+
+
+def file_key(path, *extra):
+    stat = path.stat()
+    identity = ":".join([str(path.resolve()), str(stat.st_size), str(stat.st_mtime_ns), *extra])
+    return hashlib.sha1(identity.encode()).hexdigest()[:16]
+
+
 def cached_model_with_alignments(model_path):
     """The model with its duration output: the file itself when it has one, else a cached patched copy."""
-    stat = model_path.stat()
-    key = hashlib.sha1(f"{model_path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cached = cache_home / "raudio" / "piper" / f"{model_path.stem}-{key}.onnx"
+    cached = cache_directory() / f"{model_path.stem}-{file_key(model_path)}.onnx"
     if cached.exists():
         return cached
     import onnx  # only the first time a model is seen
@@ -67,6 +90,74 @@ def cached_model_with_alignments(model_path):
     return cached
 
 
+def cpu_signature():
+    """What the optimized model depends on besides ONNX Runtime: the machine and its CPU's features."""
+    flags = ""
+    try:
+        with open("/proc/cpuinfo", "r", encoding="utf-8", errors="replace") as file:
+            flags = next((line for line in file if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        pass
+    return os.uname().machine + ":" + hashlib.sha1(flags.encode()).hexdigest()[:8]
+
+
+def session_options(onnxruntime, level):
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = int(os.environ.get("RAUDIO_PIPER_THREADS", "1"))
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = level
+    # ONNX Runtime's memory arena stays: without it glibc's heap fragments and the peak is higher (267 MB
+    # against 219 MB on Moby-Dick's first sentences); with every tensor mmapped instead (a 128 KiB mmap
+    # threshold) the peak is lower (197 MB) but synthesis takes 70 % more CPU. RAUDIO_PIPER_CPU_ARENA=0
+    # turns it off (for measurements).
+    options.enable_cpu_mem_arena = os.environ.get("RAUDIO_PIPER_CPU_ARENA") != "0"
+    options.enable_mem_pattern = False
+    return options
+
+
+def open_session(onnxruntime, path, voice_name):
+    """An ONNX Runtime session for `path`: from the cached optimized model when there is one that loads,
+    else from `path` itself, optimizing it and caching the result for the next time."""
+    levels = onnxruntime.GraphOptimizationLevel
+    providers = ["CPUExecutionProvider"]
+    if os.environ.get("RAUDIO_PIPER_ORT_CACHE") == "0":
+        return onnxruntime.InferenceSession(str(path), sess_options=session_options(onnxruntime, levels.ORT_ENABLE_ALL), providers=providers)
+    optimized = cache_directory() / f"{voice_name}-{file_key(path, onnxruntime.__version__, cpu_signature())}.ort"
+    if optimized.exists():
+        options = session_options(onnxruntime, levels.ORT_DISABLE_ALL)
+        # The weights stay in the file's bytes, read once, instead of being copied into tensors.
+        options.add_session_config_entry("session.use_ort_model_bytes_directly", "1")
+        options.add_session_config_entry("session.use_ort_model_bytes_for_initializers", "1")
+        try:
+            return onnxruntime.InferenceSession(str(optimized), sess_options=options, providers=providers)
+        except Exception as error:  # truncated or from elsewhere: made again below
+            print(f"raudio: {optimized}: does not load ({error.__class__.__name__}: {error}); optimizing the model again", file=sys.stderr)
+            try:
+                optimized.unlink()
+            except OSError:
+                pass
+    options = session_options(onnxruntime, levels.ORT_ENABLE_ALL)
+    partial = optimized.with_name(f"{optimized.stem}.{os.getpid()}.partial.ort")
+    try:
+        optimized.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(optimized.parent, os.W_OK)
+    except OSError:
+        writable = False
+    if writable:
+        options.optimized_model_filepath = str(partial)
+        options.add_session_config_entry("session.save_model_format", "ORT")
+        options.log_severity_level = 3  # not the warning that the optimized model is for this CPU only: it is cached for it
+    try:
+        session = onnxruntime.InferenceSession(str(path), sess_options=options, providers=providers)
+    finally:
+        if writable and partial.exists():
+            try:
+                os.replace(partial, optimized)
+            except OSError:
+                pass
+    return session
+
+
 def load_voice(model_path, config_path):
     import onnxruntime
     from piper import PiperVoice
@@ -81,40 +172,75 @@ def load_voice(model_path, config_path):
         path = cached_model_with_alignments(model_path)
     except Exception as error:  # onnx's own errors for a truncated or foreign file
         fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = int(os.environ.get("RAUDIO_PIPER_THREADS", "1"))
-    options.inter_op_num_threads = 1
-    options.enable_mem_pattern = False
+    # eSpeak NG's phonemizer loads its data on first use: meanwhile, not during the first utterance.
+    warm = threading.Thread(target=warm_phonemizer, args=(PiperVoice, config), daemon=True)
+    warm.start()
     try:
-        session = onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+        session = open_session(onnxruntime, path, model_path.stem)
     except Exception as error:
         fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
+    warm.join()
     return PiperVoice(session=session, config=config)
 
 
-def pieces(phonemes):
-    """`phonemes` cut into runs of at most MAX_PHONEMES, at word separators (after punctuation when possible)."""
-    if len(phonemes) <= MAX_PHONEMES:
-        return [phonemes]
+def warm_phonemizer(voice_type, config):
+    try:
+        voice_type(session=None, config=config).phonemize("a")
+    except Exception:  # the first utterance will say what is wrong
+        pass
+
+
+def cut(phonemes, start, limit):
+    """Where the piece starting at `start` ends: at most `limit` phonemes, at a word separator, after
+    punctuation when that leaves at least half of `limit`."""
+    end = start + limit
+    spaces = [i for i in range(start + 1, min(end, len(phonemes) - 1) + 1) if phonemes[i] == " "]
+    if not spaces:
+        return end
+    phrases = [i for i in spaces if phonemes[i - 1] in PUNCTUATION and i - start >= limit // 2]
+    return (phrases or spaces)[-1]
+
+
+def plan_pieces(sentences, first):
+    """The utterance's sentences (lists of phonemes) cut into pieces, in order. With `first`, the first piece
+    has at most `first` phonemes and each later one at most GROWTH times the phonemes before it."""
     result = []
-    start = 0
-    while len(phonemes) - start > MAX_PHONEMES:
-        limit = start + MAX_PHONEMES
-        spaces = [i for i in range(start + 1, limit) if phonemes[i] == " "]
-        if not spaces:
-            cut = limit
-        else:
-            after_punctuation = [i for i in spaces if phonemes[i - 1] in PUNCTUATION]
-            cut = (after_punctuation or spaces)[-1]
-        result.append(phonemes[start:cut])
-        start = cut + 1 if cut < len(phonemes) and phonemes[cut] == " " else cut
-    if start < len(phonemes):
-        result.append(phonemes[start:])
+    sent = 0
+    for sentence in sentences:
+        start = 0
+        while start < len(sentence):
+            limit = MAX_PHONEMES if not first else min(MAX_PHONEMES, max(first, int(sent * GROWTH)))
+            remaining = len(sentence) - start
+            if limit < remaining < 2 * limit:  # no short tail spoken on its own: two pieces of similar length
+                limit = min(limit, max(limit // 2, (remaining + 1) // 2 + limit // 4))
+            end = len(sentence) if remaining <= limit else cut(sentence, start, limit)
+            piece = sentence[start:end]
+            start = end + 1 if end < len(sentence) and sentence[end] == " " else end
+            if piece:
+                result.append(piece)
+                sent += len(piece)
     return result
 
 
+def groups_of(piece):
+    """The phoneme groups between word separators of `piece`: (first phoneme, end, sounds), empty ones left out."""
+    groups = []
+    start, sounds = 0, 0
+    for index, phoneme in enumerate(piece):
+        if phoneme == " ":
+            if sounds:
+                groups.append((start, index, sounds))
+            start, sounds = index + 1, 0
+        elif phoneme not in PUNCTUATION and phoneme not in STRESS:
+            sounds += 1
+    if sounds:
+        groups.append((start, len(piece), sounds))
+    return groups
+
+
 def speak_piece(voice, phonemes, syn_config, np):
-    """Audio and per-phoneme sample counts of one run of phonemes (counts None without alignments)."""
+    """Audio of one run of phonemes and the sample where each phoneme starts (plus the end), or None
+    without alignments."""
     from piper.const import BOS, EOS, PAD
 
     ids = voice.phonemes_to_ids(phonemes)
@@ -126,59 +252,48 @@ def speak_piece(voice, phonemes, syn_config, np):
     id_samples = np.atleast_1d(id_samples)
     id_map = voice.config.phoneme_id_map
     pad = id_map.get(PAD, [])
-    counts = []
+    starts = []
     index = 0
-    for position, phoneme in enumerate([BOS] + list(phonemes) + [EOS]):
+    position = 0
+    for number, phoneme in enumerate([BOS] + list(phonemes) + [EOS]):
         width = len(id_map.get(phoneme, [])) + (len(pad) if phoneme != EOS else 0)
-        if position > 0 and position <= len(phonemes) and phoneme not in id_map:
+        if 0 < number <= len(phonemes) and phoneme not in id_map:
             width = 0  # dropped by phonemes_to_ids
-        counts.append(int(id_samples[index:index + width].sum()))
+        if number > 0:
+            starts.append(position)
+        position += int(id_samples[index:index + width].sum())
         index += width
-    return audio, counts[1:-1], counts[0]
+    return audio, starts  # starts[i]: phoneme i; starts[-1]: the end of the last phoneme (EOS's start)
 
 
 def synthesize(voice, request, np):
+    """Answers one request, piece by piece (see the protocol above)."""
     from piper.config import SynthesisConfig
 
     speed = float(request.get("speed", 1.0)) or 1.0
     syn_config = SynthesisConfig(length_scale=voice.config.length_scale / speed, normalize_audio=False)
+    if os.environ.get("RAUDIO_PIPER_DETERMINISTIC") == "1":  # no noise: the same text gives the same samples (tests)
+        syn_config.noise_scale = 0.0
+        syn_config.noise_w_scale = 0.0
     volume = float(request.get("volume", 1.0))
-    chunks = []
-    words = []
+    first = int(request.get("first") or 0)
+    pieces = plan_pieces([sentence for sentence in voice.phonemize(request["text"]) if sentence], first)
+    piece_groups = [groups_of(piece) for piece in pieces]
+    reply({"groups": [sounds for groups in piece_groups for (_, _, sounds) in groups]})
+    if not pieces:
+        reply({"samples": 0, "groups": 0, "words": [], "last": True})
+        return
     offset = 0
-    for sentence in voice.phonemize(request["text"]):
-        if not sentence:
-            continue
-        sentence_chunks = []
-        sentence_start = offset
-        for piece in pieces(sentence):
-            if not piece:
-                continue
-            spoken = speak_piece(voice, piece, syn_config, np)
-            audio = spoken[0]
-            if spoken[1] is not None:
-                counts, position = spoken[1], offset + spoken[2]
-                group_start, sounds = position, 0
-                for phoneme, count in zip(piece, counts):
-                    if phoneme == " ":
-                        if sounds:
-                            words.append([group_start, position, sounds])
-                        group_start, sounds = position + count, 0
-                    elif phoneme not in PUNCTUATION and phoneme not in "ˈˌː":
-                        sounds += 1
-                    position += count
-                if sounds:
-                    words.append([group_start, position, sounds])
-            sentence_chunks.append(audio)
-            offset += len(audio)
-        if sentence_chunks:
-            audio = np.concatenate(sentence_chunks)
-            peak = float(np.max(np.abs(audio))) if len(audio) else 0.0
-            gain = volume / peak if peak > 1e-8 else 0.0
-            chunks.append(np.clip(audio * gain, -1.0, 1.0).astype("<f4"))
-        del sentence_start
-    samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype="<f4")
-    return samples, words
+    for number, (piece, groups) in enumerate(zip(pieces, piece_groups)):
+        audio, starts = speak_piece(voice, piece, syn_config, np)
+        # Each piece peak-normalized on its own (piper normalizes each sentence), so it can go out at once.
+        peak = float(np.max(np.abs(audio))) if len(audio) else 0.0
+        gain = volume / peak if peak > 1e-8 else 0.0
+        samples = np.clip(audio * gain, -1.0, 1.0).astype("<f4")
+        words = [[offset + starts[first_phoneme], offset + starts[end]] for (first_phoneme, end, _) in groups] if starts else []
+        reply({"samples": int(len(samples)), "groups": len(groups), "words": words, "last": number == len(pieces) - 1},
+              samples.tobytes())
+        offset += len(samples)
 
 
 def main():
@@ -197,14 +312,12 @@ def main():
         try:
             request = json.loads(line)
         except ValueError as error:
-            reply({"samples": 0, "words": [], "error": f"bad request ({error})"})
+            reply({"samples": 0, "words": [], "error": f"bad request ({error})", "last": True})
             continue
         try:
-            samples, words = synthesize(voice, request, np)
+            synthesize(voice, request, np)
         except Exception as error:  # the phonemizer or the model refused this text: say so, keep serving
-            reply({"samples": 0, "words": [], "error": f"{error.__class__.__name__}: {error}"})
-            continue
-        reply({"samples": int(len(samples)), "words": words}, samples.tobytes())
+            reply({"samples": 0, "words": [], "error": f"{error.__class__.__name__}: {error}", "last": True})
     return 0
 
 

@@ -7,9 +7,11 @@ import ReadiumShared
 ///
 /// `piper-tts` runs in `piper/worker.py` under the project's virtual environment; this engine sends it
 /// one utterance at a time over pipes (`PiperWorker`) and turns the answer into PCM and word
-/// boundaries, the words timed by the model's own phoneme durations (`PiperWordTiming`). Speed is the
-/// model's length scale, pitch a libsonic shift. Synthesis runs on the worker's thread ("raudio.piper")
-/// and in the worker process, which takes the second core while the first plays.
+/// boundaries, the words timed by the model's own phoneme durations (`PiperWordTiming`). Long sentences
+/// come in pieces, each handed to `onChunk` as it arrives; the first utterance, and the first after a
+/// cancelled one, starts with a short piece so that its first audio comes after one short inference.
+/// Speed is the model's length scale, pitch a libsonic shift. Synthesis runs on the worker's thread
+/// ("raudio.piper") and in the worker process, which takes the second core while the first plays.
 public final class PiperEngine: TTSEngine {
     public let voiceFile: PiperVoiceFile
     public let availableVoices: [TTSVoice]
@@ -17,14 +19,25 @@ public final class PiperEngine: TTSEngine {
     public let format: PCMFormat
     private let worker: PiperWorker
 
+    /// The longest first piece, in phonemes (a few words), of an utterance a listener waits for.
+    public static let defaultFirstPieceLimit = 20
+
     /// Starts the worker for `voice` and waits until it has loaded the model (about a second).
     ///
-    /// Throws `.badVoice` naming the file when the model or config is truncated or not a Piper voice,
-    /// `.workerUnavailable` when the Python runtime is missing. Blocks: call it at start-up.
-    public init(voice: PiperVoiceFile, runtime: PiperRuntime) throws(PiperError) {
+    /// `environment` is added to the worker's (`XDG_CACHE_HOME` for its model cache, in tests);
+    /// `firstPieceLimit` nil gives no short first pieces. Throws `.badVoice` naming the file when the
+    /// model or config is truncated or not a Piper voice, `.workerUnavailable` when the Python runtime is
+    /// missing. Blocks: call it at start-up.
+    public convenience init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:],
+                            firstPieceLimit: Int? = PiperEngine.defaultFirstPieceLimit) throws(PiperError) {
+        try self.init(voice: voice, worker: PiperWorker(voice: voice, runtime: runtime, environment: environment, firstPieceLimit: firstPieceLimit))
+    }
+
+    /// Waits until `worker`, started for `voice`, has loaded the model; closes it when it cannot.
+    init(voice: PiperVoiceFile, worker: PiperWorker) throws(PiperError) {
         voiceFile = voice
         availableVoices = [voice.ttsVoice]
-        worker = try PiperWorker(voice: voice, runtime: runtime)
+        self.worker = worker
         do {
             format = PCMFormat(sampleRate: try worker.waitUntilReady(), channelCount: 1)
         } catch {
@@ -93,24 +106,17 @@ public final class PiperEngine: TTSEngine {
         let rate = utterance.rate.isFinite && utterance.rate > 0 ? utterance.rate : 1
         let text = utterance.text
         let format = format
-        let pitch = utterance.pitch
-        worker.speak(text, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled }) { result in
+        let assembly = PiperUtteranceAssembly(text: text, pitch: utterance.pitch, sampleRate: format.sampleRate, onChunk: onChunk)
+        worker.speak(text, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled },
+                     onMessage: { assembly.receive($0) }) { result in
             if cancellation.isCancelled {
                 return completion(.failure(TTSError(.cancelled, message: "speaking \"\(text.prefix(40))\" was cancelled")))
             }
             switch result {
             case .failure(let error):
                 completion(.failure(TTSError(.synthesisFailed, message: error.message)))
-            case .success(let answer):
-                var samples = answer.samples
-                var words = answer.words
-                if pitch != 1 {
-                    samples = PiperPitchShift.apply(samples, pitch: pitch, sampleRate: format.sampleRate)
-                    let scale = Double(samples.count) / Double(max(answer.samples.count, 1))
-                    words = words.map { $0.scaled(by: scale) }
-                }
-                let boundaries = PiperWordTiming.boundaries(text: text, groups: words).filter { $0.startFrame < Int64(samples.count) }
-                onChunk?(TTSAudioChunk(samples: samples, startFrame: 0, wordBoundaries: boundaries))
+            case .success:
+                let (samples, boundaries) = assembly.finish()
                 completion(.success(SynthesizedUtterance(text: text, voice: voice, warning: fallbackWarning, format: format,
                                                          samples: samples, wordBoundaries: boundaries)))
             }

@@ -2,8 +2,9 @@
 import Foundation
 import ReadiumNavigator
 
-/// Maps the worker's phoneme groups (the sample range of each spoken word, from the model's own
-/// phoneme durations) to the words of the utterance's text.
+/// Maps the worker's phoneme groups (the spoken words, each with its number of sounds) to the words of
+/// the utterance's text; `PiperWordTimeline` then places the words on the samples the model's own
+/// phoneme durations give each group.
 ///
 /// eSpeak NG's phonemizer, which Piper uses, makes one group per written word most of the time, but
 /// joins short function words (`for the` -> `fɚðə`) and splits numbers (`1851` -> five groups). The
@@ -12,27 +13,27 @@ import ReadiumNavigator
 /// the groups' sounds (about one sound per letter in most alphabets), with a small penalty for every
 /// join or split (a number can take up to seven groups). Words sharing a group share its samples in proportion to their letters. Pure.
 enum PiperWordTiming {
-    /// One group of phonemes between word separators: its samples and how many sounds it has.
-    struct Group: Sendable, Equatable {
-        var samples: Range<Int64>
-        var sounds: Int
-
-        func scaled(by factor: Double) -> Group {
-            Group(samples: Int64(Double(samples.lowerBound) * factor)..<Int64(Double(samples.upperBound) * factor), sounds: sounds)
-        }
-    }
-
     /// The steps the alignment may take: (words, groups).
     private static let steps: [(words: Int, groups: Int, penalty: Double)] = [
         (1, 1, 0), (2, 1, 0.6), (3, 1, 1.2), (1, 2, 0.6), (1, 3, 1.2), (1, 4, 1.8), (1, 5, 2.4), (1, 6, 3.0), (1, 7, 3.6),
     ]
 
-    static func boundaries(text: String, groups: [Group]) -> [TTSWordBoundary] {
+    /// Where a word starts: in which group (by index) and at which fraction of that group's samples.
+    struct Placement: Sendable, Equatable {
+        var range: Range<String.Index>
+        var group: Int
+        var fraction: Double
+    }
+
+    /// Where each word of `text` starts among groups of `sounds` sounds each (in order), found from the
+    /// words' letters and the groups' sounds alone, so before any audio exists. Words in order; group
+    /// indices never decrease.
+    static func placements(text: String, sounds groupSounds: [Int]) -> [Placement] {
         let words = TTSWordScanner.words(in: text)
-        guard !words.isEmpty, !groups.isEmpty else { return [] }
+        guard !words.isEmpty, !groupSounds.isEmpty else { return [] }
         let letters = words.map { letterWeight(of: text[$0.range]) }
-        let sounds = groups.map { Double($0.sounds) }
-        let wordCount = words.count, groupCount = groups.count
+        let sounds = groupSounds.map { Double($0) }
+        let wordCount = words.count, groupCount = groupSounds.count
         // cost[i][j]: the best alignment of the first i words with the first j groups.
         var cost = Array(repeating: Array(repeating: Double.infinity, count: groupCount + 1), count: wordCount + 1)
         var back = Array(repeating: Array(repeating: -1, count: groupCount + 1), count: wordCount + 1)
@@ -41,8 +42,8 @@ enum PiperWordTiming {
             for j in 0...groupCount where cost[i][j].isFinite {
                 for (index, step) in steps.enumerated() where i + step.words <= wordCount && j + step.groups <= groupCount {
                     let wordLetters = letters[i..<i + step.words].reduce(0, +)
-                    let groupSounds = sounds[j..<j + step.groups].reduce(0, +)
-                    let next = cost[i][j] + abs(log((wordLetters + 1) / (groupSounds + 1))) + step.penalty
+                    let stepSounds = sounds[j..<j + step.groups].reduce(0, +)
+                    let next = cost[i][j] + abs(log((wordLetters + 1) / (stepSounds + 1))) + step.penalty
                     if next < cost[i + step.words][j + step.groups] {
                         cost[i + step.words][j + step.groups] = next
                         back[i + step.words][j + step.groups] = index
@@ -50,28 +51,26 @@ enum PiperWordTiming {
                 }
             }
         }
-        guard cost[wordCount][groupCount].isFinite else { return proportional(words: words, groups: groups) }
-        var starts = Array(repeating: Int64(0), count: wordCount)
+        guard cost[wordCount][groupCount].isFinite else { return proportional(words: words, groupCount: groupCount) }
+        var placements = words.map { Placement(range: $0.range, group: 0, fraction: 0) }
         var i = wordCount, j = groupCount
         while i > 0 || j > 0 {
             let step = steps[back[i][j]]
             let firstWord = i - step.words, firstGroup = j - step.groups
-            let group = groups[firstGroup]
-            if step.words == 1 {
-                starts[firstWord] = group.samples.lowerBound
-            } else {
+            placements[firstWord].group = firstGroup
+            if step.words > 1 {
                 // Words sharing one group: its samples split by their letters.
                 let total = max(letters[firstWord..<i].reduce(0, +), 1)
                 var before = 0.0
                 for word in firstWord..<i {
-                    starts[word] = group.samples.lowerBound + Int64(Double(group.samples.count) * before / total)
+                    placements[word] = Placement(range: words[word].range, group: firstGroup, fraction: before / total)
                     before += letters[word]
                 }
             }
             i = firstWord
             j = firstGroup
         }
-        return ordered(words: words, starts: starts)
+        return placements
     }
 
     /// About how many sounds a word has: one per letter, four per digit (`1851` is read
@@ -85,19 +84,10 @@ enum PiperWordTiming {
 
     /// Words and groups too far apart to align step by step (a text the phonemizer read very differently):
     /// each word takes the group at the same fraction of the whole.
-    private static func proportional(words: [TTSWordScanner.Word], groups: [Group]) -> [TTSWordBoundary] {
+    private static func proportional(words: [TTSWordScanner.Word], groupCount: Int) -> [Placement] {
         let total = Double(max(words.last!.scalarEnd, 1))
-        let starts = words.map { word in
-            groups[min(Int(Double(word.scalarStart) / total * Double(groups.count)), groups.count - 1)].samples.lowerBound
-        }
-        return ordered(words: words, starts: starts)
-    }
-
-    private static func ordered(words: [TTSWordScanner.Word], starts: [Int64]) -> [TTSWordBoundary] {
-        var last: Int64 = 0
-        return zip(words, starts).map { word, start in
-            last = max(start, last)
-            return TTSWordBoundary(range: word.range, startFrame: last)
+        return words.map { word in
+            Placement(range: word.range, group: min(Int(Double(word.scalarStart) / total * Double(groupCount)), groupCount - 1), fraction: 0)
         }
     }
 }

@@ -11,10 +11,26 @@ import ReadiumShared
 /// or raudio's own exit), so no process outlives raudio. If it dies, every waiting and later request
 /// fails with `.workerFailed` quoting the end of its stderr; nothing waits forever.
 final class PiperWorker: Sendable {
-    /// One answer: mono samples at the voice's rate, and the phoneme groups (spoken words) in them.
-    struct Answer: Sendable {
+    /// One piece of an answer, as the worker sends it: mono samples at the voice's rate.
+    struct Piece: Sendable {
         var samples: [Float]
-        var words: [PiperWordTiming.Group]
+        /// The frame of the utterance its first sample is.
+        var startFrame: Int64
+        /// How many of the utterance's phoneme groups it covers (the next ones after the previous piece's).
+        var groupCount: Int
+        /// Those groups' sample ranges, counted from the utterance's first sample; empty when the model
+        /// gives no phoneme durations.
+        var groups: [Range<Int64>]
+        /// Its length in frames (kept when the samples are dropped).
+        var frameCount: Int
+        var frames: Range<Int64> { startFrame..<startFrame + Int64(frameCount) }
+    }
+
+    /// What the worker sends for one utterance, in order: its phoneme groups (how many sounds each), then
+    /// its pieces.
+    enum Message: Sendable {
+        case groups([Int])
+        case piece(Piece)
     }
 
     private final class Queue: Sendable {
@@ -30,14 +46,25 @@ final class PiperWorker: Sendable {
     private let started = DispatchSemaphore(value: 0)
     private let stderrTail = Locked<String>("")
     private let failure = Locked<PiperError?>(nil)
+    /// The longest first piece (in phonemes) asked for when a listener is likely waiting for the audio.
+    private let firstPieceLimit: Int?
+    /// Whether the next request is sent with a short first piece: the first one, and the first after a
+    /// cancelled one (a new start or a seek). Used on the worker's thread.
+    private let nextIsAwaited = Locked(true)
 
-    /// Starts the worker for `voice` with `runtime`'s Python; throws `.workerUnavailable` when the
-    /// process cannot be started.
-    init(voice: PiperVoiceFile, runtime: PiperRuntime) throws(PiperError) {
+    /// Starts the worker for `voice` with `runtime`'s Python, its environment raudio's with `environment`
+    /// added; throws `.workerUnavailable` when the process cannot be started. With `firstPieceLimit`, the
+    /// first utterance and the first after a cancelled one start with a piece of at most that many
+    /// phonemes (their first audio comes sooner), the pieces after it growing.
+    init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:], firstPieceLimit: Int? = nil) throws(PiperError) {
         self.voice = voice
+        self.firstPieceLimit = firstPieceLimit
         let process = Process()
         process.executableURL = runtime.python
         process.arguments = ["-u", runtime.worker.path, voice.model.path, voice.config.path]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -88,26 +115,41 @@ final class PiperWorker: Sendable {
         return try startup.withLock { $0! }.get()
     }
 
-    /// Speaks `text` on the worker's thread after the requests already queued; `completion` runs there.
-    /// A request cancelled before its turn is not sent.
+    /// Speaks `text` on the worker's thread after the requests already queued: `onMessage` receives its
+    /// groups and then each piece as the worker sends it, `completion` the outcome once the last has come;
+    /// both run on that thread. A request cancelled before its turn is not sent; one cancelled while it is
+    /// spoken is still read to its end (the pipe stays in step), its messages not handed on.
     func speak(_ text: String, speed: Double, volume: Double, isCancelled: @escaping @Sendable () -> Bool,
-               completion: @escaping @Sendable (Result<Answer, PiperError>) -> Void) {
-        let request = JSONValue.object(JSONObject([
-            ("text", .string(text)), ("speed", .number(of: speed)), ("volume", .number(of: volume)),
-        ])).serialized() + "\n"
+               onMessage: @escaping @Sendable (Message) -> Void,
+               completion: @escaping @Sendable (Result<Void, PiperError>) -> Void) {
         queue.jobs.withLock {
             $0.append { [self] reader, descriptor in
-                if isCancelled() { return completion(.failure(PiperError(.workerFailed, message: "cancelled"))) }
-                completion(exchange(request, reader: reader, descriptor: descriptor))
+                if isCancelled() {
+                    nextIsAwaited.withLock { $0 = true }
+                    return completion(.failure(PiperError(.workerFailed, message: "cancelled")))
+                }
+                let first = nextIsAwaited.withLock { awaited -> Int? in
+                    defer { awaited = false }
+                    return awaited ? firstPieceLimit : nil
+                }
+                var fields: [(String, JSONValue)] = [("text", .string(text)), ("speed", .number(of: speed)), ("volume", .number(of: volume))]
+                if let first { fields.append(("first", .integer(Int64(first)))) }
+                let request = JSONValue.object(JSONObject(fields)).serialized() + "\n"
+                let outcome = exchange(request, reader: reader, descriptor: descriptor) { message in
+                    if !isCancelled() { onMessage(message) }
+                }
+                if isCancelled() { nextIsAwaited.withLock { $0 = true } }
+                completion(outcome)
             }
         }
         queue.wakeUp.signal()
     }
 
-    /// Closes the worker's stdin (it exits) and waits up to a second before terminating it.
-    func close() {
+    /// Closes the worker's stdin (it exits) and waits up to a second before terminating it; without
+    /// `waiting`, terminates it at once (a worker still loading reads its stdin only once loaded).
+    func close(waiting: Bool = true) {
         try? input.close()
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(waiting ? 1 : 0)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning { process.terminate() }
     }
@@ -127,7 +169,8 @@ final class PiperWorker: Sendable {
         return .success(Int(rate))
     }
 
-    private func exchange(_ request: String, reader: PiperPipeReader?, descriptor: Int32) -> Result<Answer, PiperError> {
+    private func exchange(_ request: String, reader: PiperPipeReader?, descriptor: Int32,
+                          onMessage: (Message) -> Void) -> Result<Void, PiperError> {
         if let failed = failure.withLock({ $0 }) { return .failure(failed) }
         guard let reader else {
             if case .failure(let error)? = startup.withLock({ $0 }) { return .failure(error) }
@@ -141,27 +184,47 @@ final class PiperWorker: Sendable {
             guard count > 0 else { return fail(diedError(while: "receiving text")) }
             written += count
         }
-        guard let line = reader.readLine() else { return fail(diedError(while: "speaking")) }
-        guard let object = try? JSONValue(parsing: Array(line.utf8)), case .object(let fields) = object,
-              case .integer(let count)? = fields["samples"], count >= 0 else {
-            return fail(PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) broke its protocol: \"\(line.prefix(200))\""))
-        }
-        guard let samples = reader.readSamples(Int(count)) else { return fail(diedError(while: "sending audio")) }
-        if case .string(let message)? = fields["error"] {
-            return .failure(PiperError(.workerFailed, message: "Piper could not speak this text with \(voice.identifier): \(message)"))
-        }
-        var words: [PiperWordTiming.Group] = []
-        if case .array(let entries)? = fields["words"] {
-            for entry in entries {
-                guard case .array(let values) = entry, values.count == 3, case .integer(let start) = values[0], case .integer(let end) = values[1],
-                      case .integer(let sounds) = values[2], start >= 0, start <= end, end <= count else { continue }
-                words.append(PiperWordTiming.Group(samples: start..<end, sounds: Int(sounds)))
+        var frame: Int64 = 0
+        while true {
+            guard let line = reader.readLine() else { return fail(diedError(while: "speaking")) }
+            guard let object = try? JSONValue(parsing: Array(line.utf8)), case .object(let fields) = object else {
+                return fail(brokeProtocol(line))
             }
+            if case .array(let entries)? = fields["groups"] {
+                onMessage(.groups(entries.map { value -> Int in
+                    if case .integer(let sounds) = value { return Int(max(0, sounds)) }
+                    return 0
+                }))
+                continue
+            }
+            guard case .integer(let count)? = fields["samples"], count >= 0 else { return fail(brokeProtocol(line)) }
+            guard let samples = reader.readSamples(Int(count)) else { return fail(diedError(while: "sending audio")) }
+            if case .string(let message)? = fields["error"] {
+                return .failure(PiperError(.workerFailed, message: "Piper could not speak this text with \(voice.identifier): \(message)"))
+            }
+            let frames = frame..<frame + count
+            var groupCount = 0
+            if case .integer(let groups)? = fields["groups"] { groupCount = Int(max(0, groups)) }
+            var groups: [Range<Int64>] = []
+            if case .array(let entries)? = fields["words"] {
+                for entry in entries {
+                    guard case .array(let values) = entry, values.count >= 2, case .integer(let start) = values[0], case .integer(let end) = values[1],
+                          frames.lowerBound <= start, start <= end, end <= frames.upperBound else { break }
+                    groups.append(start..<end)
+                }
+            }
+            if groups.count != groupCount { groups = [] }
+            onMessage(.piece(Piece(samples: samples, startFrame: frame, groupCount: groupCount, groups: groups, frameCount: samples.count)))
+            frame += count
+            if case .bool(true)? = fields["last"] { return .success(()) }
         }
-        return .success(Answer(samples: samples, words: words))
     }
 
-    private func fail(_ error: PiperError) -> Result<Answer, PiperError> {
+    private func brokeProtocol(_ line: String) -> PiperError {
+        PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) broke its protocol: \"\(line.prefix(200))\"")
+    }
+
+    private func fail(_ error: PiperError) -> Result<Void, PiperError> {
         failure.withLock { $0 = error }
         return .failure(error)
     }
