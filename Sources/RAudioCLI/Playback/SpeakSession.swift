@@ -15,6 +15,8 @@ struct SpeakSession {
     /// Throws `CommandFailure` for problems found before any event is printed: an unknown voice (64),
     /// a missing file (66), a publication with nothing to speak (65).
     func run() async throws(CommandFailure) -> ExitStatus {
+        // A Piper voice named with --voice loads in its worker (about a second) while the book opens.
+        let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions)
         // The content service warns about a malformed chapter when the reading reaches it (a `warning`
         // event): no need to parse the whole book before the first word.
         let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
@@ -29,7 +31,7 @@ struct SpeakSession {
         let remembered = memory?.rememberedSettings
         let engine = try SpeechEngineSetup.make(presets: loaded.presets, options: command.engineOptions,
                                                 voice: command.voice ?? remembered?.voice,
-                                                bookLanguage: publication.metadata.language.map(Language.init(code:)))
+                                                bookLanguage: publication.metadata.language.map(Language.init(code:)), started: piperLoad)
         memory?.remember(BookSettings(speed: command.options.speed, volume: command.options.volume, voice: command.voice, pitch: command.pitch))
         var configuration = SpeechSynthesizerConfiguration(
             defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed ?? remembered?.speed ?? 1,

@@ -11,7 +11,18 @@ import ReadiumShared
 /// documented exit codes: an unknown Piper voice 64, a broken model or config 65 (naming the file),
 /// no Piper runtime 69.
 enum SpeechEngineSetup {
-    static func make(presets: VoicePresets, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?) throws(CommandFailure) -> any TTSEngine {
+    /// Starts loading the Piper voice `voice` names (`piper:NAME`) when it is installed, without waiting:
+    /// called first thing, so that the model loads while the book opens. Nil for any other voice, or
+    /// when it cannot start (`make` then reports why).
+    static func startLoading(voice: String?, options: SpeechEngineOptions) -> PiperVoiceLoad? {
+        guard let voice, voice.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix), let runtime = PiperRuntime.find(),
+              let file = PiperVoiceCatalog(voicePaths: options.voicePathURLs, runtime: runtime).voice(named: voice) else { return nil }
+        return try? PiperVoiceLoad(voice: file, runtime: runtime)
+    }
+
+    /// The engine; `started` is a Piper voice already loading (`startLoading`), used when it is the one chosen.
+    static func make(presets: VoicePresets, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?,
+                     started: PiperVoiceLoad? = nil) throws(CommandFailure) -> any TTSEngine {
         let espeak: ESpeakEngine
         do {
             espeak = try ESpeakEngine(presets: presets)
@@ -49,7 +60,13 @@ enum SpeechEngineSetup {
                                  message: "\(file.identifier): Piper is not installed: \(PiperRuntime.installHint)")
         }
         do {
-            return SpeechEngineRouter(neural: try PiperEngine(voice: file, runtime: runtime), fallback: espeak)
+            let piper: PiperEngine
+            if let started, started.voiceFile == file {
+                piper = try started.engine()
+            } else {
+                piper = try PiperEngine(voice: file, runtime: runtime)
+            }
+            return SpeechEngineRouter(neural: piper, fallback: espeak)
         } catch {
             let status: ExitStatus = switch error.code {
             case .unknownVoice: .usage
