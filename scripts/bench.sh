@@ -811,7 +811,7 @@ PY
 
     # First audio.
     figure="${figures[1]%%|*}"; target="${figures[1]#*|}"
-    local first_runs="${RAUDIO_BENCH_PIPER_FIRST_RUNS:-5}" run file first=() engine_ms=() synth_ms=()
+    local first_runs="${RAUDIO_BENCH_PIPER_FIRST_RUNS:-5}" run file first=() engine_ms=() synth_ms=() chunk_ms=()
     local command="$(quote "$(shown "$BENCH")" speak-first-buffer "$(shown "$MOBY_DICK")" --href "$MOBY_DICK_LAST_CHAPTER" --voice "$PIPER_VOICE") (x $first_runs fresh processes)"
     for run in $(seq 1 "$first_runs"); do
         file="$LOGS/piper-first-buffer-$run.json"
@@ -819,16 +819,18 @@ PY
             first=(); break
         fi
         first+=("$(json_get "$file" ms)"); engine_ms+=("$(json_get "$file" engineMs)"); synth_ms+=("$(json_get "$file" startToFirstBufferMs)")
+        chunk_ms+=("$(json_get "$file" firstChunkMs)")
     done
     if (( ${#first[@]} == 0 )); then
         not_measured "$figure" "$target" "raudio-bench speak-first-buffer failed: $(tail -1 "$LOGS/piper-first-buffer.err")" "$command"
     else
-        local median low high engine_median synth_median
+        local median low high engine_median synth_median chunk_median
         read -r median low high < <(stats "${first[@]}")
         read -r engine_median _ _ < <(stats "${engine_ms[@]}")
         read -r synth_median _ _ < <(stats "${synth_ms[@]}")
+        read -r chunk_median _ _ < <(stats "${chunk_ms[@]}")
         row "$figure" "$target" \
-            "$(calc "$median") ms ($(calc "$low")-$(calc "$high") ms, $first_runs processes): eSpeak NG + Piper worker start + voice load median $(calc "$engine_median") ms, start(from:) to first buffer (the first utterance synthesized whole: \"$(json_get "$file" firstUtterance | cut -c1-60)...\") median $(calc "$synth_median") ms" \
+            "$(calc "$median") ms ($(calc "$low")-$(calc "$high") ms, $first_runs processes): eSpeak NG + Piper worker start + voice load median $(calc "$engine_median") ms, start(from:) to first buffer (first utterance \"$(json_get "$file" firstUtterance | cut -c1-60)...\") median $(calc "$synth_median") ms; the engine's first piece of PCM (what a renderer playing from the first chunk could start with) median $(calc "$chunk_median") ms from process start" \
             "$(of_target "$median" 400): $(at_most "$median" 400)" "$command"
     fi
 

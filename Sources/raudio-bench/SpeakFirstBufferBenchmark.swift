@@ -11,11 +11,13 @@ import ReadiumStreamer
 /// last chapter, as `raudio speak EPUB --from LOCATOR --output null` does.
 ///
 /// One measurement per process (the script runs many fresh processes and quotes the median). Timed
-/// from process start: opening the EPUB as `raudio speak` does (no up-front parse of every chapter),
+/// from process start: with a Piper voice, starting its worker (which loads the model meanwhile), then
+/// opening the EPUB as `raudio speak` does (no up-front parse of every chapter),
 /// loading the voice presets and initializing eSpeak NG, building the synthesizer (null output, its
 /// sink wrapped in a `FirstWriteTimingSink`), `start(from:)` a locator at `progression` 0.5 of
 /// `--href` (default: the last chapter of the table of contents), up to the first `write`. The
-/// parts are reported too.
+/// parts are reported too, and when the engine's first chunk of PCM came (`firstChunkMs`: the first
+/// audio a renderer that plays an utterance from its first chunk could give).
 struct SpeakFirstBufferBenchmark {
     let path: String
     let href: String?
@@ -35,6 +37,7 @@ struct SpeakFirstBufferBenchmark {
         }
         let mainBoot = ProcessStartTime.bootTimeNow()
         let clock = ContinuousClock()
+        let piperLoad = BenchmarkSpeechEngine.startLoading(voice: voice)  // as raudio speak: loading while the book opens
         let openStart = clock.now
         let publication = try EPUBOpening.open(path, checksContentDocuments: false)  // as raudio speak opens
         let link = href.map { publication.readingOrderLink(forHref: $0) } ?? EPUBFirstElementBenchmark.lastChapter(of: publication)
@@ -42,7 +45,8 @@ struct SpeakFirstBufferBenchmark {
         let locator = Locator(href: link.href, type: link.type ?? "application/xhtml+xml",
                               locations: Locator.Locations(progression: progression))
         let opened = clock.now
-        let (engine, voiceIdentifier) = try BenchmarkSpeechEngine.make(voice: voice)
+        let (madeEngine, voiceIdentifier) = try BenchmarkSpeechEngine.make(voice: voice, started: piperLoad)
+        let engine = FirstChunkTimingEngine(wrapping: madeEngine)
         let engineReady = clock.now
         let record = FirstWriteTimingSink.Record()
         let components = AudioEngineComponents.make(output: .null).timingFirstWrite(into: record)
@@ -94,6 +98,7 @@ struct SpeakFirstBufferBenchmark {
             "engineMs": .number(of: (engineReady - opened).milliseconds),
             "synthesizerMs": .number(of: (built - engineReady).milliseconds),
             "startToFirstBufferMs": .number(of: (firstInstant - start).milliseconds),
+            "firstChunkMs": engine.firstChunkBootSeconds.map { JSONValue.number(of: ($0 - startBoot) * 1000) } ?? JSONValue.null,
             "tickMs": .number(of: 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))),
         ])
     }
