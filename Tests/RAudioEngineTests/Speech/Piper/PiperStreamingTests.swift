@@ -67,12 +67,14 @@ struct PiperStreamingTests {
             #expect(later - earlier > .milliseconds(10), "chunks \(streamed.chunkTimes)")
         }
         #expect(streamed.completionTime - streamed.chunkTimes[0] > .milliseconds(50))
-        // Every word starts inside sound (the pieces' words were placed on their own samples).
+        // Every word starts inside sound, not in a pause (the pieces' words were placed on their own samples):
+        // above a tenth of the utterance's level (pauses are under a twentieth; unstressed "of" and "to"
+        // measured 0.13-0.16 of it).
         let samples = streamed.spoken.samples
         let overall = PiperTesting.rms(samples, 0..<samples.count)
         for boundary in streamed.spoken.wordBoundaries {
             let frame = Int(boundary.startFrame)
-            #expect(PiperTesting.rms(samples, frame..<frame + 22050 * 12 / 100) > overall * 0.2, "\"\(Self.longText[boundary.range])\" at \(frame)")
+            #expect(PiperTesting.rms(samples, frame..<frame + 22050 * 12 / 100) > overall * 0.1, "\"\(Self.longText[boundary.range])\" at \(frame)")
         }
     }
 
