@@ -13,7 +13,8 @@
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #   RAUDIO_BENCH_TTS_RUNS  hyperfine runs per text-to-speech throughput row (default 3)
 #   RAUDIO_BENCH_TTS_BOOKS more throughput rows, 'LABEL|EPUB|VOICE|RATE|PITCH' separated by ';' (a book
-#                        outside the corpus); RAUDIO_BENCH_TTS_ONLY=1 runs those rows alone
+#                        outside the corpus); RAUDIO_BENCH_TTS_ONLY=1 runs those rows alone;
+#                        RAUDIO_BENCH_TTS_JOBS_ONLY=1 the two-core rows (raudio speak --jobs 2) alone
 #
 # Robust on purpose: a missing tool or a failing step prints why and marks its row "not measured
 # (reason)"; the script goes on. It exits 0 when it ran (targets missed are reported, not failures),
@@ -551,7 +552,7 @@ for line in sys.stdin:
 # book; kusamakura, Japanese, is 3,700 words by `wc -w` and takes eSpeak NG minutes a run).
 # RAUDIO_BENCH_TTS_BOOKS adds rows in the same form separated by ';' (a book outside the corpus,
 # for example the French GhV-oeb-page of IDPF/epub3-samples, 22,000 words); RAUDIO_BENCH_TTS_ONLY=1
-# measures those alone.
+# measures those alone; RAUDIO_BENCH_TTS_JOBS_ONLY=1 measures the two-core rows (--jobs) alone.
 TTS_BOOKS=(
     "English|$TTS_BOOK|$TTS_VOICE|$TTS_RATE|$TTS_PITCH"
     "English|$CORPUS/epub/idpf-epub3-samples/georgia-pls-ssml.epub|en-us|160|50"
@@ -601,6 +602,61 @@ PY
     row "$figure" "$target" \
         "raudio $(calc "$ours") s ($(calc "$ours_low")-$(calc "$ours_high")), espeak-ng $(calc "$theirs") s ($(calc "$theirs_low")-$(calc "$theirs_high")), $runs runs; mean user CPU raudio $(calc "$ours_user") s, espeak-ng $(calc "$theirs_user") s (${cpu_ratio}x); $words words ($(calc "$words / $ours") words/s for raudio; voice $voice, rate $rate, pitch $pitch)" \
         "${ratio}x: $(at_least "$ratio" 1.0)" "$shown_command"
+}
+
+# The books of the two-core rows (issue 19): the English corpus books of 10,000 words or more.
+TTS_JOBS=2
+TTS_JOBS_BOOKS=(
+    "English|$TTS_BOOK|$TTS_VOICE|$TTS_RATE|$TTS_PITCH"
+    "English|$CORPUS/epub/idpf-epub3-samples/georgia-pls-ssml.epub|en-us|160|50"
+)
+
+# bench_tts_jobs_throughput LABEL EPUB VOICE RATE PITCH: one row, raudio speak --jobs $TTS_JOBS rendering
+# the book to a WAV file (eSpeak NG in $TTS_JOBS worker processes) against espeak-ng --stdout writing the
+# same utterances to a file, by wall time (hyperfine's median) with the mean user CPU beside it.
+bench_tts_jobs_throughput() {
+    local label="$1" book="$2" voice="$3" rate="$4" pitch="$5"
+    local name; name=$(basename "$book" .epub)
+    local figure="render-to-file throughput on $TTS_JOBS cores, $label: $(basename "$book"), raudio speak --jobs $TTS_JOBS vs espeak-ng --stdout on the same text"
+    local target="≥ 1.5x espeak-ng's speed" text="$WORK/tts-text-$name.txt"
+    local ours_wav="$WORK/tts-jobs-$name.wav" theirs_wav="$WORK/tts-jobs-espeak-$name.wav"
+    local runs="${RAUDIO_BENCH_TTS_RUNS:-3}"
+    local raudio_command espeak_command shown_command
+    raudio_command="$(quote "$RAUDIO" speak "$book" --output "wav:$ours_wav" --jobs "$TTS_JOBS")"
+    espeak_command="$(quote sh -c "espeak-ng -v $voice -s $rate -p $pitch --stdout -f $text >$theirs_wav")"
+    shown_command="hyperfine -N -w 1 -r $runs '$(quote "$(shown "$RAUDIO")" speak "$(shown "$book")" --output wav:FILE --jobs "$TTS_JOBS")' 'espeak-ng -v $voice -s $rate -p $pitch --stdout -f $(shown "$text") > FILE'"
+    if [[ ! -f "$book" ]]; then
+        not_measured "$figure" "$target" "missing: $(shown "$book")" "$shown_command"
+        return 0
+    fi
+    if ! extract_text "$book" "$text"; then
+        not_measured "$figure" "$target" "raudio text failed, see $(shown "$LOGS")/text-extract.err" "$shown_command"
+        return 0
+    fi
+    local words
+    words=$(wc -w <"$text")
+    if ! hyperfine -N -w 1 -r "$runs" --export-json "$LOGS/tts-jobs-$name.hyperfine.json" "$raudio_command" "$espeak_command" \
+        >"$LOGS/tts-jobs-$name.hyperfine.log" 2>&1; then
+        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/tts-jobs-$name.hyperfine.log" "$shown_command"
+        return 0
+    fi
+    local values
+    values=$(python3 - "$LOGS/tts-jobs-$name.hyperfine.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+print(" ".join("%.4f %.4f %.4f %.4f %.4f" % (r["median"], r["min"], r["max"], r["user"], r["system"]) for r in results))
+PY
+    )
+    local ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system ratio
+    read -r ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system <<<"$values"
+    ratio=$(calc "$theirs / $ours")
+    local seconds_ours seconds_theirs
+    seconds_ours=$(python3 -c 'import os, sys; print("%.1f" % ((os.path.getsize(sys.argv[1]) - 44) / 2 / 22050))' "$ours_wav" 2>/dev/null || echo "?")
+    seconds_theirs=$(python3 -c 'import os, sys; print("%.1f" % ((os.path.getsize(sys.argv[1]) - 44) / 2 / 22050))' "$theirs_wav" 2>/dev/null || echo "?")
+    rm -f "$ours_wav" "$theirs_wav"
+    row "$figure" "$target" \
+        "raudio $(calc "$ours") s ($(calc "$ours_low")-$(calc "$ours_high")), espeak-ng $(calc "$theirs") s ($(calc "$theirs_low")-$(calc "$theirs_high")), $runs runs; mean CPU raudio and its workers $(calc "$ours_user") s user + $(calc "$ours_system") s system, espeak-ng $(calc "$theirs_user") s + $(calc "$theirs_system") s; $words words; audio raudio $seconds_ours s, espeak-ng $seconds_theirs s (voice $voice, rate $rate, pitch $pitch)" \
+        "${ratio}x: $(at_least "$ratio" 1.5)" "$shown_command"
 }
 
 bench_tts_first_buffer() {
@@ -668,9 +724,10 @@ bench_tts_rss() {
 
 bench_tts() {
     section_begin "Text-to-speech (issue 5)" \
-        "Side by side with \`espeak-ng\` in the same run, on the same text: the utterances \`raudio text\` extracts from each book (skipping $TTS_SKIP, as \`raudio speak\` does), one per line, spoken by the voice, rate and pitch raudio's preset for the book's language gives (\`voices/\`; English \`-v $TTS_VOICE -s $TTS_RATE -p $TTS_PITCH\`). The verdict compares wall times (hyperfine's medians); the mean user CPU seconds are shown beside them. Time to first audio: median over fresh processes of \`raudio-bench speak-first-buffer\` (the real synthesizer, eSpeak NG and null output; the instant of the first \`write\` to the output against \`/proc/self/stat\` starttime). Added silence: \`raudio-bench speak-gaps\` renders a chapter through the real synthesizer and compares the output with the concatenation of the PCM eSpeak NG produced for each utterance."
+        "Side by side with \`espeak-ng\` in the same run, on the same text: the utterances \`raudio text\` extracts from each book (skipping $TTS_SKIP, as \`raudio speak\` does), one per line, spoken by the voice, rate and pitch raudio's preset for the book's language gives (\`voices/\`; English \`-v $TTS_VOICE -s $TTS_RATE -p $TTS_PITCH\`). The verdict compares wall times (hyperfine's medians); the mean user CPU seconds are shown beside them. Time to first audio: median over fresh processes of \`raudio-bench speak-first-buffer\` (the real synthesizer, eSpeak NG and null output; the instant of the first \`write\` to the output against \`/proc/self/stat\` starttime). Added silence: \`raudio-bench speak-gaps\` renders a chapter through the real synthesizer and compares the output with the concatenation of the PCM eSpeak NG produced for each utterance. Two-core rows (issue 19): \`raudio speak --jobs $TTS_JOBS\` renders each English book of 10,000 words or more to a WAV file, eSpeak NG running in $TTS_JOBS worker processes, against \`espeak-ng --stdout\` writing the same text to a file; raudio's CPU seconds include its workers' (raudio stops and reaps them before it exits)."
     local figures=(
         "render-to-null throughput vs espeak-ng --stdout on the same text|≥ 1.0x espeak-ng's speed"
+        "render-to-file throughput on $TTS_JOBS cores, raudio speak --jobs $TTS_JOBS vs espeak-ng --stdout on the same text|≥ 1.5x espeak-ng's speed"
         "time to first audio of raudio speak on moby-dick-mo from a locator in its last chapter|≤ 30 ms"
         "longest silence added between utterances|none beyond the voice's own"
         "peak RSS of raudio speak|≤ 40 MB"
@@ -682,11 +739,19 @@ bench_tts() {
         reason="missing: $(missing_tools espeak-ng hyperfine python3)"
     elif [[ ! -f "$TTS_BOOK" || ! -f "$MOBY_DICK" ]]; then
         reason="corpus files missing under $(shown "$CORPUS")"
-    elif [[ ! -x "$BENCH" ]]; then
+    elif [[ ! -x "$BENCH" && "${RAUDIO_BENCH_TTS_JOBS_ONLY:-0}" != 1 ]]; then
         reason="raudio-bench not built at $(shown "$BENCH")"
     fi
     if [[ -n "$reason" ]]; then
         for entry in "${figures[@]}"; do not_measured "${entry%%|*}" "${entry#*|}" "$reason"; done
+        return 0
+    fi
+    if [[ "${RAUDIO_BENCH_TTS_JOBS_ONLY:-0}" == 1 ]]; then
+        for entry_book in "${TTS_JOBS_BOOKS[@]}"; do
+            local fields
+            IFS='|' read -r -a fields <<<"$entry_book"
+            bench_tts_jobs_throughput "${fields[@]}"
+        done
         return 0
     fi
     local entry_book books=()
@@ -702,6 +767,11 @@ bench_tts() {
         bench_tts_throughput "${fields[@]}"
     done
     [[ "${RAUDIO_BENCH_TTS_ONLY:-0}" == 1 ]] && return 0
+    for entry_book in "${TTS_JOBS_BOOKS[@]}"; do
+        local fields
+        IFS='|' read -r -a fields <<<"$entry_book"
+        bench_tts_jobs_throughput "${fields[@]}"
+    done
     bench_tts_first_buffer
     bench_tts_gaps
     bench_tts_rss
@@ -769,11 +839,19 @@ bench_piper() {
         reason="missing: $(missing_tools hyperfine python3)"
     elif [[ ! -f "$MOBY_DICK" ]]; then
         reason="corpus files missing under $(shown "$CORPUS")"
-    elif [[ ! -x "$BENCH" ]]; then
+    elif [[ ! -x "$BENCH" && "${RAUDIO_BENCH_TTS_JOBS_ONLY:-0}" != 1 ]]; then
         reason="raudio-bench not built at $(shown "$BENCH")"
     fi
     if [[ -n "$reason" ]]; then
         for entry in "${figures[@]}"; do not_measured "${entry%%|*}" "${entry#*|}" "$reason"; done
+        return 0
+    fi
+    if [[ "${RAUDIO_BENCH_TTS_JOBS_ONLY:-0}" == 1 ]]; then
+        for entry_book in "${TTS_JOBS_BOOKS[@]}"; do
+            local fields
+            IFS='|' read -r -a fields <<<"$entry_book"
+            bench_tts_jobs_throughput "${fields[@]}"
+        done
         return 0
     fi
 

@@ -32,12 +32,18 @@ struct SpeakCommand: AsyncParsableCommand {
     @Option(help: "The language of text that declares none, when the book declares none either (BCP-47).")
     var language: String?
 
+    @Option(help: ArgumentHelp("eSpeak NG synthesis in this many worker processes (1, the default: in raudio itself). Rendering to wav:FILE or null, 2 uses both cores of a two-core machine; with pulse it only synthesizes further ahead.", valueName: "N"))
+    var jobs: Int = 1
+
     @Option(help: "Comma-separated roles not to speak, among: \(ContentRole.allNames.joined(separator: ", ")); empty for none.")
     var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
 
     func validate() throws {
         if let pitch, !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")
+        }
+        if !(1...SpeakCommand.maximumJobs).contains(jobs) {
+            throw ValidationError("--jobs must be a whole number from 1 to \(SpeakCommand.maximumJobs), for example --jobs 2")
         }
         if let language, !Language(code: language).isWellFormed {
             throw ValidationError("--language \(language): not a BCP-47 language tag (for example fr, en-US)")
@@ -49,6 +55,9 @@ struct SpeakCommand: AsyncParsableCommand {
             throw ValidationError("--from: speech has no timeline; give a Locator as JSON or a percentage such as 42%")
         }
     }
+
+    /// The most worker processes `--jobs` may ask for.
+    static let maximumJobs = 32
 
     var skippedRoles: Set<String> {
         Set(skip.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })

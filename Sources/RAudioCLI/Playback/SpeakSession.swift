@@ -29,14 +29,17 @@ struct SpeakSession {
         for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
         let memory = ListeningMemory.open(publication: publication, path: command.path, mode: "speak", options: command.options)
         let remembered = memory?.rememberedSettings
-        let engine = try SpeechEngineSetup.make(presets: loaded.presets, options: command.engineOptions,
+        let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: command.engineOptions,
                                                 voice: command.voice ?? remembered?.voice,
-                                                bookLanguage: publication.metadata.language.map(Language.init(code:)), started: piperLoad)
+                                                bookLanguage: publication.metadata.language.map(Language.init(code:)), jobs: command.jobs,
+                                                started: piperLoad)
         memory?.remember(BookSettings(speed: command.options.speed, volume: command.options.volume, voice: command.voice, pitch: command.pitch))
         var configuration = SpeechSynthesizerConfiguration(
             defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed ?? remembered?.speed ?? 1,
             pitch: command.pitch ?? remembered?.pitch ?? 1, volume: command.options.volume ?? remembered?.volume ?? 1,
             skippedRoles: command.skippedRoles, stopAfter: command.options.duration)
+        // Every worker has an utterance ahead of the one it is speaking.
+        if command.jobs > 1 { configuration.lookahead = max(configuration.lookahead, 2 * command.jobs) }
         if let voice = command.voice {
             guard let found = VoiceResolver.voice(for: voice, in: engine) else {
                 throw CommandFailure(.usage, code: "unknown-voice", message: "--voice \(voice): \(VoiceResolver.unknownMessage(voice, in: engine))")
@@ -68,9 +71,11 @@ struct SpeakSession {
                     await moveToStart(synthesizer, service: service, memory: memory)
                 }
             await synthesizer.close()
+            SpeechEngineSetup.stopWorkers(of: engine)
             return status
         } catch {
             await synthesizer.close()
+            SpeechEngineSetup.stopWorkers(of: engine)
             return .success  // stdout was closed: the reader went away.
         }
     }

@@ -5,7 +5,8 @@ import ReadiumNavigator
 import ReadiumShared
 
 /// Makes the speech engine `raudio speak` asked for: eSpeak NG alone, or a Piper voice with eSpeak NG
-/// for the spans in other languages (`SpeechEngineRouter`).
+/// for the spans in other languages (`SpeechEngineRouter`); with `jobs` > 1, eSpeak NG speaks in that many
+/// worker processes (`ESpeakWorkerPool`).
 ///
 /// Loading a Piper voice starts its worker and waits for the model (about a second). Errors become the
 /// documented exit codes: an unknown Piper voice 64, a broken model or config 65 (naming the file),
@@ -20,12 +21,27 @@ enum SpeechEngineSetup {
         return try? PiperVoiceLoad(voice: file, runtime: runtime)
     }
 
-    /// The engine; `started` is a Piper voice already loading (`startLoading`), used when it is the one chosen.
-    static func make(presets: VoicePresets, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?,
-                     started: PiperVoiceLoad? = nil) throws(CommandFailure) -> any TTSEngine {
-        let espeak: ESpeakEngine
+    /// Stops `engine`'s eSpeak NG worker processes, if it has any (`--jobs`), so they end (and are
+    /// reaped) before raudio does. They would end anyway once raudio exits and their stdin closes.
+    static func stopWorkers(of engine: any TTSEngine) {
+        if let pool = engine as? ESpeakWorkerPool {
+            pool.close()
+        } else if let router = engine as? SpeechEngineRouter, let pool = router.fallback as? ESpeakWorkerPool {
+            pool.close()
+        }
+    }
+
+    /// The engine; `started` is a Piper voice already loading (`startLoading`), used when it is the one
+    /// chosen; `jobs` > 1 synthesizes eSpeak NG in that many worker processes (`--jobs`).
+    static func make(presets: VoicePresets, presetsFolder: URL? = nil, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?,
+                     jobs: Int = 1, started: PiperVoiceLoad? = nil) throws(CommandFailure) -> any TTSEngine {
+        let espeak: any TTSEngine
         do {
-            espeak = try ESpeakEngine(presets: presets)
+            if jobs > 1 {
+                espeak = try ESpeakWorkerPool(presets: presets, presetsFolder: presetsFolder, workerCount: jobs)
+            } else {
+                espeak = try ESpeakEngine(presets: presets)
+            }
         } catch {
             throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
         }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 
-/// Reads the worker's answers from its stdout: JSON lines and the raw samples that follow them.
+/// Reads a worker's answers from its stdout: JSON lines and the raw samples that follow them (the Piper
+/// worker's, and eSpeak NG's `raudio espeak-worker`; the latter also reads its requests with it).
 ///
 /// Wraps `read(2)` on the pipe's descriptor with a buffer; returns nil at end of file (the worker
 /// exited). Used by the worker's thread only (handed to it once, hence `@unchecked Sendable`).
@@ -28,19 +30,34 @@ final class PiperPipeReader: @unchecked Sendable {
     }
 
     /// Exactly `count` little-endian Float32 samples, or nil when the pipe ends first.
+    ///
+    /// The samples go into a buffer of `PCMSampleBufferPool.speech` (memory an earlier utterance played
+    /// from, no fresh pages to fault in); what is not buffered yet is read straight into it.
     func readSamples(_ count: Int) -> [Float]? {
         let byteCount = count * 4
-        while buffer.count - start < byteCount {
-            guard fill() else { return nil }
-        }
-        var samples = [Float](repeating: 0, count: count)
-        samples.withUnsafeMutableBytes { destination in
-            buffer.withUnsafeBytes { source in
-                destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + byteCount]))
+        let buffered = min(buffer.count - start, byteCount)
+        var samples = PCMSampleBufferPool.speech.take(minimumCapacity: count)
+        samples.append(contentsOf: repeatElement(0, count: count))
+        let complete = samples.withUnsafeMutableBytes { destination -> Bool in
+            guard let base = destination.baseAddress else { return true }
+            if buffered > 0 {
+                buffer.withUnsafeBytes { source in base.copyMemory(from: source.baseAddress! + start, byteCount: buffered) }
             }
+            var filled = buffered
+            while filled < byteCount {
+                let read = Foundation.read(descriptor, base + filled, byteCount - filled)
+                if read > 0 {
+                    filled += read
+                } else if read < 0, errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
         }
-        start += byteCount
-        return samples
+        start += buffered
+        return complete ? samples : nil
     }
 
     /// Reads more bytes; false at end of file or on an error other than EINTR.

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Dispatch
+import Foundation
+import ReadiumNavigator
+import ReadiumShared
+
+/// One running `raudio espeak-worker` process: its pipes, the end of its stderr, how it ended.
+///
+/// Started by `ESpeakWorker` on its thread, which alone writes requests and reads answers; a thread of
+/// its own ("raudio.espeak-worker.stderr") keeps the last 2,000 characters of the worker's stderr to
+/// quote when it dies. The worker exits when its stdin closes (`stop()`, or raudio's own exit).
+final class ESpeakWorkerProcess: @unchecked Sendable {
+    let process: Process
+    let reader: PiperPipeReader
+    private let input: FileHandle
+    private let pipes: [Pipe]
+    private let stderrTail = Locked<String>("")
+    private let stderrEnded = DispatchSemaphore(value: 0)
+
+    /// Starts `executable` with `arguments`; throws `.engineUnavailable` when it cannot be started.
+    init(executable: URL, arguments: [String], name: String) throws(TTSError) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+        } catch {
+            throw TTSError(.engineUnavailable, message: "\(executable.path): cannot start \(name) (\(error))")
+        }
+        self.process = process
+        pipes = [stdin, stdout, stderr]
+        input = stdin.fileHandleForWriting
+        reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)
+        let errorDescriptor = stderr.fileHandleForReading.fileDescriptor
+        let tail = stderrTail, ended = stderrEnded
+        let errorThread = Thread {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while case let count = read(errorDescriptor, &bytes, bytes.count), count != 0 {
+                if count < 0 { if errno == EINTR { continue } else { break } }
+                let text = String(decoding: bytes[0..<count], as: UTF8.self)
+                tail.withLock { $0 = String(($0 + text).suffix(2000)) }
+            }
+            ended.signal()
+        }
+        errorThread.name = "raudio.espeak-worker.stderr"
+        errorThread.start()
+    }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes `line` and a newline to the worker's stdin; false when the worker is gone (EPIPE).
+    func send(_ line: String) -> Bool {
+        let bytes = Array((line + "\n").utf8)
+        let descriptor = input.fileDescriptor
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// How the worker ended, and the last lines of its stderr, for an error message. Kills it first if
+    /// it still runs (it broke the protocol), then waits up to a second for its end and its stderr.
+    func obituary() -> String {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        _ = stderrEnded.wait(timeout: .now() + 0.5)
+        stderrEnded.signal()
+        let status: String
+        if process.isRunning {
+            status = "still running"
+        } else if process.terminationReason == .uncaughtSignal {
+            status = "killed by signal \(process.terminationStatus)"
+        } else {
+            status = "exit status \(process.terminationStatus)"
+        }
+        let tail = stderrTail.withLock { $0 }.split(separator: "\n").suffix(3).joined(separator: " | ")
+        return tail.isEmpty ? status : "\(status): \(tail)"
+    }
+
+    /// Closes the worker's stdin (it exits) and waits up to a second before killing it.
+    func stop() {
+        try? input.close()
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
