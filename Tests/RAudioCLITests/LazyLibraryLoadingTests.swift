@@ -83,7 +83,7 @@ import Testing
         let environment = ["LD_LIBRARY_PATH": directory.path]
         let null = try ProcessRunner.raudio(["play", Self.mp3, "--output", "null", "--duration", "1"], environment: environment)
         #expect(null.status == 0, "\(null.standardError)")
-        let pulse = try ProcessRunner.raudio(["play", Self.mp3, "--output", "pulse", "--no-mpris"],
+        let pulse = try ProcessRunner.raudio(["play", Self.mp3, "--output", "pulse", "--no-mpris", "--reconnect-timeout", "0"],
                                              environment: environment.merging(["PULSE_SERVER": "unix:/nonexistent"]) { _, new in new })
         #expect(pulse.status == 69, "exit \(pulse.status): \(pulse.standardError)")
         #expect(pulse.standardError.contains("libpulse.so.0"), "\(pulse.standardError)")
@@ -107,5 +107,17 @@ import Testing
         #expect(voices.standardError.contains("libespeak-ng.so.1"), "\(voices.standardError)")
         let play = try ProcessRunner.raudio(["play", Self.mp3, "--output", "null", "--duration", "1"], environment: environment)
         #expect(play.status == 0, "a recorded book needs no eSpeak NG: \(play.standardError)")
+    }
+
+    /// A broken libsystemd.so.0: the desktop's media controls (MPRIS, on with --realtime) are not offered,
+    /// and playback goes on as without a session bus.
+    @Test func aBrokenLibsystemdOnlyTurnsTheMediaControlsOff() throws {
+        let directory = try Self.brokenLibraryDirectory("libsystemd.so.0")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let play = try ProcessRunner.raudio(["play", Self.mp3, "--output", "null", "--realtime", "--duration", "1"],
+                                            environment: ["LD_LIBRARY_PATH": directory.path, "LD_DEBUG": "files"])
+        #expect(play.status == 0, "\(play.standardError.suffix(2000))")
+        #expect(play.standardError.contains("file=libsystemd.so.0 [0];  dynamically loaded by"), "the MPRIS thread tried to load libsystemd")
+        #expect(play.outputLines.contains { $0.contains("\"state\":\"ended\"") })
     }
 }
