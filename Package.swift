@@ -29,14 +29,18 @@ let package = Package(
         // C libraries from Debian, each behind a thin system-library module.
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
-        .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
-        .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        // sd-bus (libsystemd) for the desktop's media controls (MPRIS on the D-Bus session bus).
-        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Loaded with dlopen on first use, not linked (CLazyLibrary): each target defines the functions raudio
+        // calls, with the library's names, and forwards them. eSpeak NG (apt libespeak-ng-dev) for speech,
+        // libpulse (libpulse-dev) for --output pulse, sd-bus (libsystemd-dev) for the desktop's media
+        // controls (MPRIS on the D-Bus session bus): a process that plays a book to a file maps none of them.
+        .target(name: "CLazyLibrary"),
+        .target(name: "CESpeakNG", dependencies: ["CLazyLibrary"]),
+        .target(name: "CPulseAudio", dependencies: ["CLazyLibrary"]),
+        .target(name: "CSystemdBus", dependencies: ["CLazyLibrary"]),
         // Headers only: the libraries are loaded with dlopen on first use (RAudioEngine FFmpegLibrary).
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // libcurl for remote publications (RAudioEngine CurlHTTPClient): ranges, keep-alive, TLS, proxies.

@@ -3,7 +3,8 @@
 # The Debian package as a user gets it (run by .ci/run, as root): `make deb`, then `apt-get install` of the
 # .deb, and from the installed package: `raudio version` (the presets it was installed with), the sample
 # audiobook played and the sample EPUB spoken to the null output, `man raudio`, the bash completion loaded
-# by bash-completion from Debian's place, `ldd` listing no Swift library and nothing missing; lintian ran
+# by bash-completion from Debian's place, `ldd` listing no Swift library and nothing missing, Depends naming
+# the packages of the libraries raudio loads with dlopen (eSpeak NG, libpulse, libsystemd); lintian ran
 # in `make deb`. Then the package is removed (purged) and must leave no raudio behind.
 #
 # Usage: scripts/check-deb.sh   (root, or password-less sudo, for apt-get)
@@ -47,6 +48,13 @@ swift_libraries=$(ldd "$raudio" | grep -iE 'swift|Foundation|libdispatch|libBloc
 missing=$(ldd "$raudio" | grep "not found" || true)
 [[ -z "$missing" ]] || fail "libraries not found: $missing"
 pass "ldd: $(ldd "$raudio" | wc -l) libraries, no Swift library, none missing"
+# The libraries loaded with dlopen (not seen by dpkg-shlibdeps) are in Depends all the same.
+package_depends=$(dpkg-query -W -f='${Depends}' raudio)
+for soname in $(sed -n 's/^#define SONAME "\(.*\)"$/\1/p' Sources/C*/*.c); do
+    package=$(dpkg-query -S "*/$soname" 2>/dev/null | grep -v '^raudio' | head -n 1 | cut -d: -f1)
+    grep -qE "(^|, )$package( |,|$)" <<<"$package_depends" || fail "Depends ($package_depends) lacks $package, which holds $soname (loaded with dlopen)"
+done
+pass "Depends names the packages of the libraries loaded with dlopen: $package_depends"
 
 work=$(mktemp -d)
 trap '"${sudo[@]}" apt-get purge -y -qq raudio >/dev/null 2>&1 || true; rm -rf "$work"' EXIT

@@ -7,8 +7,10 @@
 # /usr/share/doc/raudio/copyright (machine-readable, from LICENSE and THIRD_PARTY.md), changelog.gz (Debian's
 # format, made from CHANGELOG.md). The package needs no lintian override: it is clean as it is. The
 # version is the binary's own (`raudio --version`, RAudioVersion.current); `Depends` is computed by
-# dpkg-shlibdeps from the libraries the binary links; `Recommends` names the packages of the FFmpeg libraries raudio loads with dlopen (which
-# dpkg-shlibdeps cannot see), found with dpkg-query from the sonames in FFmpegLibrary.swift.
+# dpkg-shlibdeps from the libraries the binary links, plus the packages of the libraries it loads with
+# dlopen but always needs (eSpeak NG, libpulse, libsystemd; found from the sonames in Sources/C*/*Loader.c);
+# `Recommends` names the packages of the FFmpeg libraries raudio loads with dlopen (which dpkg-shlibdeps
+# cannot see), found with dpkg-query from the sonames in FFmpegLibrary.swift.
 #
 # Usage: scripts/make-deb.sh RAUDIO_BINARY GENERATE_MANUAL
 # Prints the path of the .deb on its last line. Fails if lintian reports an error or a warning.
@@ -74,6 +76,14 @@ printf 'Source: raudio\n\nPackage: raudio\nArchitecture: any\n' >"$work/debian/c
 depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$tree/usr/bin/raudio" 2>"$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') \
     || { cat "$work/shlibdeps.err" >&2; say "dpkg-shlibdeps failed"; exit 70; }
 [[ -n "$depends" ]] || { say "dpkg-shlibdeps found no dependencies"; exit 70; }
+# And the libraries raudio needs but loads with dlopen on first use instead of linking them (eSpeak NG,
+# libpulse, libsystemd: each Sources/C*/*Loader.c names its soname in a `#define SONAME`), which
+# dpkg-shlibdeps cannot see: required all the same, so in Depends.
+for soname in $(sed -n 's/^#define SONAME "\(.*\)"$/\1/p' Sources/C*/*.c); do
+    package=$(dpkg-query -S "*/$soname" 2>/dev/null | head -n 1 | cut -d: -f1)
+    [[ -n "$package" ]] || { say "no installed package holds $soname (make deps installs it)"; exit 69; }
+    grep -qE "(^|, )$package( |,|$)" <<<"$depends" || depends="$depends, $package"
+done
 
 # Recommends: the packages holding the first soname of each FFmpeg library FFmpegLibrary.swift dlopens.
 # Neither FFmpeg nor libcurl is linked, so dpkg-shlibdeps cannot see them.

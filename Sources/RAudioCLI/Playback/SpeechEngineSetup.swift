@@ -43,7 +43,7 @@ enum SpeechEngineSetup {
                 espeak = try ESpeakEngine(presets: presets)
             }
         } catch {
-            throw CommandFailure(.internalError, code: error.code.rawValue, message: error.message)
+            throw CommandFailure(ExitStatus(speechEngineError: error), code: error.code.rawValue, message: error.message)
         }
         let wantsPiperVoice = voice?.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix) == true
         guard wantsPiperVoice || options.engine == .piper else { return espeak }

@@ -21,7 +21,11 @@ public final class DBusConnection {
 
     /// Connects to the user's session bus (`sd_bus_open_user`): `DBUS_SESSION_BUS_ADDRESS`, else
     /// `$XDG_RUNTIME_DIR/bus`. Throws when there is none.
+    /// libsystemd is loaded here, the first time (CSystemdBus); when it cannot be, throws naming it.
     public static func openSessionBus() throws(DBusError) -> DBusConnection {
+        if let reason = raudio_systemd_load_error() {
+            throw DBusError("dlopen", code: -ELIBACC, message: String(cString: reason))
+        }
         var bus: OpaquePointer?
         try DBusError.check(sd_bus_open_user(&bus), "sd_bus_open_user", "no D-Bus session bus")
         guard let bus else { throw DBusError("sd_bus_open_user", code: -ENOMEDIUM, message: "no D-Bus session bus") }

@@ -8,6 +8,10 @@ extension PulseAudioSink {
     static func connect(
         server: String?, serverName: String, identity: PulseAudioIdentity, timeout: Duration
     ) throws(AudioSinkError) -> (OpaquePointer, OpaquePointer, OpaquePointer, PulseMainloopSignals) {
+        // libpulse is loaded here, on the first connection (CPulseAudio): a missing or broken one is no server.
+        if let reason = raudio_pulse_load_error() {
+            throw AudioSinkError(.serverUnavailable, message: "cannot play to PulseAudio: \(String(cString: reason)); or render to a file with --output wav:FILE")
+        }
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw AudioSinkError(.serverUnavailable, message: "cannot create a PulseAudio mainloop")
         }

@@ -22,7 +22,8 @@ public final class ESpeakEngine: TTSEngine {
     /// Starts eSpeak NG (once per process) and lists its voices. Blocks the caller for a few
     /// milliseconds the first time: call it at start-up, not from a hot path.
     ///
-    /// Throws `.engineUnavailable` when `espeak_Initialize` fails.
+    /// Throws `.libraryUnavailable` when libespeak-ng cannot be loaded (it is loaded here, the first time),
+    /// `.engineUnavailable` when `espeak_Initialize` fails.
     public init(presets: VoicePresets) throws(TTSError) {
         thread = ESpeakThread.shared
         self.presets = presets

@@ -8,7 +8,8 @@ import Synchronization
 
 /// The one thread of the process that calls eSpeak NG, which has global state and is not thread-safe.
 ///
-/// Started on first use ("raudio.espeak"); it calls `espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS)` once
+/// Started on first use ("raudio.espeak"); it loads libespeak-ng (`raudio_espeak_load_error`), calls
+/// `espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS)` once
 /// for the life of the process and installs the synthesis callback, then runs jobs one after the
 /// other: callers enqueue closures behind a `Locked` and wake the thread with a semaphore. Every
 /// eSpeak NG call of raudio runs inside a job, so synthesis callbacks also run on this thread.
@@ -76,6 +77,10 @@ final class ESpeakThread: Sendable {
     /// Wraps `espeak_Initialize` in synchronous mode and `espeak_SetSynthCallback`.
     private static func initialize() -> Result<Int, TTSError> {
         initializations.add(1, ordering: .releasing)
+        // libespeak-ng is loaded here, on first use (CESpeakNG), not at process start.
+        if let reason = raudio_espeak_load_error() {
+            return .failure(TTSError(.libraryUnavailable, message: "eSpeak NG cannot start: \(String(cString: reason))"))
+        }
         let sampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard sampleRate > 0 else {
             return .failure(TTSError(

@@ -8,6 +8,9 @@ public struct TTSError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidLanguage = "tts-invalid-language"
         /// The engine could not start (its data is missing, for eSpeak NG `espeak_Initialize` failed).
         case engineUnavailable = "tts-engine-unavailable"
+        /// The engine's shared library could not be loaded (for eSpeak NG, libespeak-ng.so.1 is missing or
+        /// broken); the message names the file (exit 69).
+        case libraryUnavailable = "tts-library-unavailable"
         /// The engine failed while synthesizing (for eSpeak NG, a non-OK `espeak_ERROR`).
         case synthesisFailed = "tts-synthesis-failed"
         /// The caller cancelled the utterance.
