@@ -137,7 +137,6 @@ extension RenderLoop {
 
     func closeItems() {
         current = nil
-        deferredReadFailure = nil
         preopened = nil
         opening = nil
         awaitedItem = nil
