@@ -53,191 +53,177 @@
     X(pa_threaded_mainloop_wait) \
     X(pa_usec_to_bytes)
 
-#define INDEX(name) index_##name,
-#define NAME(name) #name,
-enum { FUNCTIONS(INDEX) function_count };
-static const char *const names[] = { FUNCTIONS(NAME) };
-static void *symbols[function_count];
-static raudio_lazy_library library = {
-    .soname = SONAME, .package = "libpulse0", .names = names, .symbols = symbols, .count = function_count,
-};
-
-const char *raudio_pulse_load_error(void) { return raudio_lazy_library_error(&library); }
-
-/* Hidden: SwiftPM links the executable with --export-dynamic, and an exported function of the same name
-   as one of the library's would be bound in place of the library's own for its internal calls. */
-#define RAUDIO_FORWARD __attribute__((visibility("hidden")))
-#define CALL(name) ((__typeof__(&name))raudio_lazy_library_symbol(&library, index_##name))
+RAUDIO_LAZY_LIBRARY(SONAME, "libpulse0", raudio_pulse_load_error)
 
 RAUDIO_FORWARD int pa_context_connect(pa_context *c, const char *server, pa_context_flags_t flags, const pa_spawn_api *api) {
-    return CALL(pa_context_connect)(c, server, flags, api);
+    return RAUDIO_CALL(pa_context_connect)(c, server, flags, api);
 }
 
 RAUDIO_FORWARD void pa_context_disconnect(pa_context *c) {
-    CALL(pa_context_disconnect)(c);
+    RAUDIO_CALL(pa_context_disconnect)(c);
 }
 
 RAUDIO_FORWARD int pa_context_errno(const pa_context *c) {
-    return CALL(pa_context_errno)(c);
+    return RAUDIO_CALL(pa_context_errno)(c);
 }
 
 RAUDIO_FORWARD pa_context_state_t pa_context_get_state(const pa_context *c) {
-    return CALL(pa_context_get_state)(c);
+    return RAUDIO_CALL(pa_context_get_state)(c);
 }
 
 RAUDIO_FORWARD pa_context *pa_context_new_with_proplist(pa_mainloop_api *mainloop, const char *name, const pa_proplist *proplist) {
-    return CALL(pa_context_new_with_proplist)(mainloop, name, proplist);
+    return RAUDIO_CALL(pa_context_new_with_proplist)(mainloop, name, proplist);
 }
 
 RAUDIO_FORWARD pa_time_event *pa_context_rttime_new(const pa_context *c, pa_usec_t usec, pa_time_event_cb_t cb, void *userdata) {
-    return CALL(pa_context_rttime_new)(c, usec, cb, userdata);
+    return RAUDIO_CALL(pa_context_rttime_new)(c, usec, cb, userdata);
 }
 
 RAUDIO_FORWARD void pa_context_rttime_restart(const pa_context *c, pa_time_event *e, pa_usec_t usec) {
-    CALL(pa_context_rttime_restart)(c, e, usec);
+    RAUDIO_CALL(pa_context_rttime_restart)(c, e, usec);
 }
 
 RAUDIO_FORWARD void pa_context_set_state_callback(pa_context *c, pa_context_notify_cb_t cb, void *userdata) {
-    CALL(pa_context_set_state_callback)(c, cb, userdata);
+    RAUDIO_CALL(pa_context_set_state_callback)(c, cb, userdata);
 }
 
 RAUDIO_FORWARD void pa_context_unref(pa_context *c) {
-    CALL(pa_context_unref)(c);
+    RAUDIO_CALL(pa_context_unref)(c);
 }
 
 RAUDIO_FORWARD pa_operation_state_t pa_operation_get_state(const pa_operation *o) {
-    return CALL(pa_operation_get_state)(o);
+    return RAUDIO_CALL(pa_operation_get_state)(o);
 }
 
 RAUDIO_FORWARD void pa_operation_unref(pa_operation *o) {
-    CALL(pa_operation_unref)(o);
+    RAUDIO_CALL(pa_operation_unref)(o);
 }
 
 RAUDIO_FORWARD void pa_proplist_free(pa_proplist *p) {
-    CALL(pa_proplist_free)(p);
+    RAUDIO_CALL(pa_proplist_free)(p);
 }
 
 RAUDIO_FORWARD pa_proplist *pa_proplist_new(void) {
-    return CALL(pa_proplist_new)();
+    return RAUDIO_CALL(pa_proplist_new)();
 }
 
 RAUDIO_FORWARD int pa_proplist_sets(pa_proplist *p, const char *key, const char *value) {
-    return CALL(pa_proplist_sets)(p, key, value);
+    return RAUDIO_CALL(pa_proplist_sets)(p, key, value);
 }
 
 RAUDIO_FORWARD int pa_stream_connect_playback(pa_stream *s, const char *dev, const pa_buffer_attr *attr, pa_stream_flags_t flags, const pa_cvolume *volume, pa_stream *sync_stream) {
-    return CALL(pa_stream_connect_playback)(s, dev, attr, flags, volume, sync_stream);
+    return RAUDIO_CALL(pa_stream_connect_playback)(s, dev, attr, flags, volume, sync_stream);
 }
 
 RAUDIO_FORWARD pa_operation *pa_stream_cork(pa_stream *s, int b, pa_stream_success_cb_t cb, void *userdata) {
-    return CALL(pa_stream_cork)(s, b, cb, userdata);
+    return RAUDIO_CALL(pa_stream_cork)(s, b, cb, userdata);
 }
 
 RAUDIO_FORWARD int pa_stream_disconnect(pa_stream *s) {
-    return CALL(pa_stream_disconnect)(s);
+    return RAUDIO_CALL(pa_stream_disconnect)(s);
 }
 
 RAUDIO_FORWARD pa_operation *pa_stream_drain(pa_stream *s, pa_stream_success_cb_t cb, void *userdata) {
-    return CALL(pa_stream_drain)(s, cb, userdata);
+    return RAUDIO_CALL(pa_stream_drain)(s, cb, userdata);
 }
 
 RAUDIO_FORWARD pa_operation *pa_stream_flush(pa_stream *s, pa_stream_success_cb_t cb, void *userdata) {
-    return CALL(pa_stream_flush)(s, cb, userdata);
+    return RAUDIO_CALL(pa_stream_flush)(s, cb, userdata);
 }
 
 RAUDIO_FORWARD const pa_buffer_attr *pa_stream_get_buffer_attr(pa_stream *s) {
-    return CALL(pa_stream_get_buffer_attr)(s);
+    return RAUDIO_CALL(pa_stream_get_buffer_attr)(s);
 }
 
 RAUDIO_FORWARD int pa_stream_get_latency(pa_stream *s, pa_usec_t *r_usec, int *negative) {
-    return CALL(pa_stream_get_latency)(s, r_usec, negative);
+    return RAUDIO_CALL(pa_stream_get_latency)(s, r_usec, negative);
 }
 
 RAUDIO_FORWARD pa_stream_state_t pa_stream_get_state(const pa_stream *p) {
-    return CALL(pa_stream_get_state)(p);
+    return RAUDIO_CALL(pa_stream_get_state)(p);
 }
 
 RAUDIO_FORWARD const pa_timing_info *pa_stream_get_timing_info(pa_stream *s) {
-    return CALL(pa_stream_get_timing_info)(s);
+    return RAUDIO_CALL(pa_stream_get_timing_info)(s);
 }
 
 RAUDIO_FORWARD pa_stream *pa_stream_new_with_proplist(pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map, pa_proplist *p) {
-    return CALL(pa_stream_new_with_proplist)(c, name, ss, map, p);
+    return RAUDIO_CALL(pa_stream_new_with_proplist)(c, name, ss, map, p);
 }
 
 RAUDIO_FORWARD void pa_stream_set_state_callback(pa_stream *s, pa_stream_notify_cb_t cb, void *userdata) {
-    CALL(pa_stream_set_state_callback)(s, cb, userdata);
+    RAUDIO_CALL(pa_stream_set_state_callback)(s, cb, userdata);
 }
 
 RAUDIO_FORWARD void pa_stream_set_write_callback(pa_stream *p, pa_stream_request_cb_t cb, void *userdata) {
-    CALL(pa_stream_set_write_callback)(p, cb, userdata);
+    RAUDIO_CALL(pa_stream_set_write_callback)(p, cb, userdata);
 }
 
 RAUDIO_FORWARD void pa_stream_unref(pa_stream *s) {
-    CALL(pa_stream_unref)(s);
+    RAUDIO_CALL(pa_stream_unref)(s);
 }
 
 RAUDIO_FORWARD pa_operation *pa_stream_update_timing_info(pa_stream *p, pa_stream_success_cb_t cb, void *userdata) {
-    return CALL(pa_stream_update_timing_info)(p, cb, userdata);
+    return RAUDIO_CALL(pa_stream_update_timing_info)(p, cb, userdata);
 }
 
 RAUDIO_FORWARD size_t pa_stream_writable_size(const pa_stream *p) {
-    return CALL(pa_stream_writable_size)(p);
+    return RAUDIO_CALL(pa_stream_writable_size)(p);
 }
 
 RAUDIO_FORWARD int pa_stream_write(pa_stream *p, const void *data, size_t nbytes, pa_free_cb_t free_cb, int64_t offset, pa_seek_mode_t seek) {
-    return CALL(pa_stream_write)(p, data, nbytes, free_cb, offset, seek);
+    return RAUDIO_CALL(pa_stream_write)(p, data, nbytes, free_cb, offset, seek);
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_free(pa_threaded_mainloop *m) {
-    CALL(pa_threaded_mainloop_free)(m);
+    RAUDIO_CALL(pa_threaded_mainloop_free)(m);
 }
 
 RAUDIO_FORWARD pa_mainloop_api *pa_threaded_mainloop_get_api(pa_threaded_mainloop *m) {
-    return CALL(pa_threaded_mainloop_get_api)(m);
+    return RAUDIO_CALL(pa_threaded_mainloop_get_api)(m);
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_lock(pa_threaded_mainloop *m) {
-    CALL(pa_threaded_mainloop_lock)(m);
+    RAUDIO_CALL(pa_threaded_mainloop_lock)(m);
 }
 
 RAUDIO_FORWARD pa_threaded_mainloop *pa_threaded_mainloop_new(void) {
-    return CALL(pa_threaded_mainloop_new)();
+    return RAUDIO_CALL(pa_threaded_mainloop_new)();
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_signal(pa_threaded_mainloop *m, int wait_for_accept) {
-    CALL(pa_threaded_mainloop_signal)(m, wait_for_accept);
+    RAUDIO_CALL(pa_threaded_mainloop_signal)(m, wait_for_accept);
 }
 
 RAUDIO_FORWARD int pa_threaded_mainloop_start(pa_threaded_mainloop *m) {
-    return CALL(pa_threaded_mainloop_start)(m);
+    return RAUDIO_CALL(pa_threaded_mainloop_start)(m);
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_stop(pa_threaded_mainloop *m) {
-    CALL(pa_threaded_mainloop_stop)(m);
+    RAUDIO_CALL(pa_threaded_mainloop_stop)(m);
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_unlock(pa_threaded_mainloop *m) {
-    CALL(pa_threaded_mainloop_unlock)(m);
+    RAUDIO_CALL(pa_threaded_mainloop_unlock)(m);
 }
 
 RAUDIO_FORWARD void pa_threaded_mainloop_wait(pa_threaded_mainloop *m) {
-    CALL(pa_threaded_mainloop_wait)(m);
+    RAUDIO_CALL(pa_threaded_mainloop_wait)(m);
 }
 
 RAUDIO_FORWARD size_t pa_usec_to_bytes(pa_usec_t t, const pa_sample_spec *spec) {
-    return CALL(pa_usec_to_bytes)(t, spec);
+    return RAUDIO_CALL(pa_usec_to_bytes)(t, spec);
 }
 
 RAUDIO_FORWARD const char *pa_get_library_version(void) {
-    return CALL(pa_get_library_version)();
+    return RAUDIO_CALL(pa_get_library_version)();
 }
 
 RAUDIO_FORWARD pa_usec_t pa_rtclock_now(void) {
-    return CALL(pa_rtclock_now)();
+    return RAUDIO_CALL(pa_rtclock_now)();
 }
 
 RAUDIO_FORWARD const char *pa_strerror(int error) {
-    return CALL(pa_strerror)(error);
+    return RAUDIO_CALL(pa_strerror)(error);
 }
 

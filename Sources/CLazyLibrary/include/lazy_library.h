@@ -33,4 +33,25 @@ const char *raudio_lazy_library_error(raudio_lazy_library *library);
    cannot be loaded ends the process with its message on stderr: callers check the error first. */
 void *raudio_lazy_library_symbol(raudio_lazy_library *library, size_t index);
 
+/* The table and error function of one library, in its loader file, after `#define FUNCTIONS(X)` lists
+   every function raudio calls as `X(name)`: defines `const char *error_function(void)` (NULL when the
+   library is usable, else why not). Each forwarder is then `RAUDIO_FORWARD` with the library's own
+   signature, its body `return RAUDIO_CALL(name)(arguments);`. */
+#define RAUDIO_LAZY_INDEX(name) raudio_index_##name,
+#define RAUDIO_LAZY_NAME(name) #name,
+#define RAUDIO_LAZY_LIBRARY(soname_, package_, error_function) \
+    enum { FUNCTIONS(RAUDIO_LAZY_INDEX) raudio_function_count }; \
+    static const char *const raudio_function_names[] = { FUNCTIONS(RAUDIO_LAZY_NAME) }; \
+    static void *raudio_function_symbols[raudio_function_count]; \
+    static raudio_lazy_library raudio_library = { \
+        .soname = soname_, .package = package_, .names = raudio_function_names, \
+        .symbols = raudio_function_symbols, .count = raudio_function_count, \
+    }; \
+    const char *error_function(void) { return raudio_lazy_library_error(&raudio_library); }
+
+/* Hidden: SwiftPM links the executable with --export-dynamic, and an exported function of the same name
+   as one of the library's would be bound in place of the library's own for its internal calls. */
+#define RAUDIO_FORWARD __attribute__((visibility("hidden")))
+#define RAUDIO_CALL(name) ((__typeof__(&name))raudio_lazy_library_symbol(&raudio_library, raudio_index_##name))
+
 #endif

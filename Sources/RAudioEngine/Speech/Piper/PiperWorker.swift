@@ -44,7 +44,7 @@ final class PiperWorker: Sendable {
     private let queue = Queue()
     private let startup = Locked<Result<Int, PiperError>?>(nil)
     private let started = DispatchSemaphore(value: 0)
-    private let stderrTail = Locked<String>("")
+    private let stderrTail: StandardErrorTail
     private let failure = Locked<PiperError?>(nil)
     /// The longest first piece (in phonemes) asked for when a listener is likely waiting for the audio.
     private let firstPieceLimit: Int?
@@ -77,18 +77,7 @@ final class PiperWorker: Sendable {
         self.process = process
         input = stdin.fileHandleForWriting
         let reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)
-        let errorDescriptor = stderr.fileHandleForReading.fileDescriptor
-        let tail = stderrTail
-        let errorThread = Thread {
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            while case let count = read(errorDescriptor, &bytes, bytes.count), count != 0 {
-                if count < 0 { if errno == EINTR { continue } else { break } }
-                let text = String(decoding: bytes[0..<count], as: UTF8.self)
-                tail.withLock { $0 = String(($0 + text).suffix(2000)) }
-            }
-        }
-        errorThread.name = "raudio.piper.stderr"
-        errorThread.start()
+        stderrTail = StandardErrorTail(descriptor: stderr.fileHandleForReading.fileDescriptor, threadName: "raudio.piper.stderr")
         let thread = Thread { [self] in
             startup.withLock { $0 = readReady(reader) }
             started.signal()
@@ -232,7 +221,7 @@ final class PiperWorker: Sendable {
     private func diedError(while doing: String) -> PiperError {
         usleep(50_000)  // let the stderr thread catch the worker's last words
         let status = process.isRunning ? "still running" : "exit status \(process.terminationStatus)"
-        let tail = stderrTail.withLock { $0 }.split(separator: "\n").suffix(3).joined(separator: " | ")
+        let tail = stderrTail.lastLines
         return PiperError(.workerFailed, message: "the Piper worker for \(voice.identifier) stopped while \(doing) (\(status))\(tail.isEmpty ? "" : ": \(tail)")")
     }
 }

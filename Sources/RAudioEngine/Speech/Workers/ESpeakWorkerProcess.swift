@@ -14,8 +14,7 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
     let reader: PiperPipeReader
     private let input: FileHandle
     private let pipes: [Pipe]
-    private let stderrTail = Locked<String>("")
-    private let stderrEnded = DispatchSemaphore(value: 0)
+    private let stderrTail: StandardErrorTail
 
     /// Starts `executable` with `arguments`; throws `.engineUnavailable` when it cannot be started.
     init(executable: URL, arguments: [String], name: String) throws(TTSError) {
@@ -35,19 +34,7 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         pipes = [stdin, stdout, stderr]
         input = stdin.fileHandleForWriting
         reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)
-        let errorDescriptor = stderr.fileHandleForReading.fileDescriptor
-        let tail = stderrTail, ended = stderrEnded
-        let errorThread = Thread {
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            while case let count = read(errorDescriptor, &bytes, bytes.count), count != 0 {
-                if count < 0 { if errno == EINTR { continue } else { break } }
-                let text = String(decoding: bytes[0..<count], as: UTF8.self)
-                tail.withLock { $0 = String(($0 + text).suffix(2000)) }
-            }
-            ended.signal()
-        }
-        errorThread.name = "raudio.espeak-worker.stderr"
-        errorThread.start()
+        stderrTail = StandardErrorTail(descriptor: stderr.fileHandleForReading.fileDescriptor, threadName: "raudio.espeak-worker.stderr")
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -72,8 +59,7 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let deadline = Date().addingTimeInterval(1)
         while process.isRunning, Date() < deadline { usleep(5_000) }
-        _ = stderrEnded.wait(timeout: .now() + 0.5)
-        stderrEnded.signal()
+        stderrTail.waitForEnd(timeout: 0.5)
         let status: String
         if process.isRunning {
             status = "still running"
@@ -82,7 +68,7 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         } else {
             status = "exit status \(process.terminationStatus)"
         }
-        let tail = stderrTail.withLock { $0 }.split(separator: "\n").suffix(3).joined(separator: " | ")
+        let tail = stderrTail.lastLines
         return tail.isEmpty ? status : "\(status): \(tail)"
     }
 
