@@ -560,6 +560,32 @@ TTS_BOOKS=(
     "Arabic, right to left (under 10,000 words)|$CORPUS/epub/idpf-epub3-samples/regime-anticancer-arabic.epub|ar|150|50"
 )
 
+# tts_side_by_side FIGURE TARGET SHOWN_COMMAND BOOK TEXT LOG_STEM RAUDIO_COMMAND ESPEAK_COMMAND: extracts
+# BOOK's utterances into TEXT and runs both commands in one hyperfine invocation; prints each command's
+# "median min max user system" seconds on one line, ours first. Returns 1 after a "not measured" row
+# when the book is missing, its text cannot be extracted or hyperfine fails.
+tts_side_by_side() {
+    local figure="$1" target="$2" shown_command="$3" book="$4" text="$5" stem="$6" raudio_command="$7" espeak_command="$8"
+    if [[ ! -f "$book" ]]; then
+        not_measured "$figure" "$target" "missing: $(shown "$book")" "$shown_command"
+        return 1
+    fi
+    if ! extract_text "$book" "$text"; then
+        not_measured "$figure" "$target" "raudio text failed, see $(shown "$LOGS")/text-extract.err" "$shown_command"
+        return 1
+    fi
+    if ! hyperfine -N -w 1 -r "$runs" --export-json "$LOGS/$stem.hyperfine.json" "$raudio_command" "$espeak_command" \
+        >"$LOGS/$stem.hyperfine.log" 2>&1; then
+        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/$stem.hyperfine.log" "$shown_command"
+        return 1
+    fi
+    python3 - "$LOGS/$stem.hyperfine.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+print(" ".join("%.4f %.4f %.4f %.4f %.4f" % (r["median"], r["min"], r["max"], r["user"], r["system"]) for r in results))
+PY
+}
+
 # bench_tts_throughput LABEL EPUB VOICE RATE PITCH: one row, raudio speak to null against espeak-ng
 # --stdout on the same utterances, by wall time (hyperfine's median, the verdict) and by user CPU
 # seconds (hyperfine's mean: it keeps no per-run CPU times).
@@ -573,30 +599,11 @@ bench_tts_throughput() {
     raudio_command="$(quote "$RAUDIO" speak "$book" --output null)"
     espeak_command="$(quote sh -c "espeak-ng -v $voice -s $rate -p $pitch --stdout -f $text >/dev/null")"
     shown_command="hyperfine -N -w 1 -r $runs '$(quote "$(shown "$RAUDIO")" speak "$(shown "$book")" --output null)' 'espeak-ng -v $voice -s $rate -p $pitch --stdout -f $(shown "$text") > /dev/null'"
-    if [[ ! -f "$book" ]]; then
-        not_measured "$figure" "$target" "missing: $(shown "$book")" "$shown_command"
-        return 0
-    fi
-    if ! extract_text "$book" "$text"; then
-        not_measured "$figure" "$target" "raudio text failed, see $(shown "$LOGS")/text-extract.err" "$shown_command"
-        return 0
-    fi
-    local words
+    local values words
+    values=$(tts_side_by_side "$figure" "$target" "$shown_command" "$book" "$text" "tts-throughput-$name" "$raudio_command" "$espeak_command") || return 0
     words=$(wc -w <"$text")
-    if ! hyperfine -N -w 1 -r "$runs" --export-json "$LOGS/tts-throughput-$name.hyperfine.json" "$raudio_command" "$espeak_command" \
-        >"$LOGS/tts-throughput-$name.hyperfine.log" 2>&1; then
-        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/tts-throughput-$name.hyperfine.log" "$shown_command"
-        return 0
-    fi
-    local values
-    values=$(python3 - "$LOGS/tts-throughput-$name.hyperfine.json" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
-print(" ".join("%.4f %.4f %.4f %.4f" % (r["median"], r["min"], r["max"], r["user"]) for r in results))
-PY
-    )
-    local ours ours_low ours_high ours_user theirs theirs_low theirs_high theirs_user ratio cpu_ratio
-    read -r ours ours_low ours_high ours_user theirs theirs_low theirs_high theirs_user <<<"$values"
+    local ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system ratio cpu_ratio
+    read -r ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system <<<"$values"
     ratio=$(calc "$theirs / $ours")
     cpu_ratio=$(calc "$theirs_user / $ours_user")
     row "$figure" "$target" \
@@ -625,28 +632,9 @@ bench_tts_jobs_throughput() {
     raudio_command="$(quote "$RAUDIO" speak "$book" --output "wav:$ours_wav" --jobs "$TTS_JOBS")"
     espeak_command="$(quote sh -c "espeak-ng -v $voice -s $rate -p $pitch --stdout -f $text >$theirs_wav")"
     shown_command="hyperfine -N -w 1 -r $runs '$(quote "$(shown "$RAUDIO")" speak "$(shown "$book")" --output wav:FILE --jobs "$TTS_JOBS")' 'espeak-ng -v $voice -s $rate -p $pitch --stdout -f $(shown "$text") > FILE'"
-    if [[ ! -f "$book" ]]; then
-        not_measured "$figure" "$target" "missing: $(shown "$book")" "$shown_command"
-        return 0
-    fi
-    if ! extract_text "$book" "$text"; then
-        not_measured "$figure" "$target" "raudio text failed, see $(shown "$LOGS")/text-extract.err" "$shown_command"
-        return 0
-    fi
-    local words
+    local values words
+    values=$(tts_side_by_side "$figure" "$target" "$shown_command" "$book" "$text" "tts-jobs-$name" "$raudio_command" "$espeak_command") || return 0
     words=$(wc -w <"$text")
-    if ! hyperfine -N -w 1 -r "$runs" --export-json "$LOGS/tts-jobs-$name.hyperfine.json" "$raudio_command" "$espeak_command" \
-        >"$LOGS/tts-jobs-$name.hyperfine.log" 2>&1; then
-        not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/tts-jobs-$name.hyperfine.log" "$shown_command"
-        return 0
-    fi
-    local values
-    values=$(python3 - "$LOGS/tts-jobs-$name.hyperfine.json" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
-print(" ".join("%.4f %.4f %.4f %.4f %.4f" % (r["median"], r["min"], r["max"], r["user"], r["system"]) for r in results))
-PY
-    )
     local ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system ratio
     read -r ours ours_low ours_high ours_user ours_system theirs theirs_low theirs_high theirs_user theirs_system <<<"$values"
     ratio=$(calc "$theirs / $ours")
@@ -764,6 +752,11 @@ bench_tts() {
     for entry_book in "${books[@]}"; do
         local fields
         IFS='|' read -r -a fields <<<"$entry_book"
+        if (( ${#fields[@]} != 5 )); then
+            not_measured "render-to-null throughput vs espeak-ng --stdout on the same text" "≥ 1.0x espeak-ng's speed" \
+                "not 'LABEL|EPUB|VOICE|RATE|PITCH' (a ';' inside a label splits it): $entry_book"
+            continue
+        fi
         bench_tts_throughput "${fields[@]}"
     done
     [[ "${RAUDIO_BENCH_TTS_ONLY:-0}" == 1 ]] && return 0
