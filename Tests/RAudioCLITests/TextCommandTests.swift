@@ -81,6 +81,30 @@ struct TextCommandTests {
         #expect(lines.first?["text"]?.stringValue == "The Waste Land")
     }
 
+    /// Lines are written in batches of bytes: each must still be one whole compact JSON object, the same
+    /// text as `JSONValue.serialized()` gives, also across the batches of a book of several hundred KiB.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func eachLineIsTheCompactSerializationOfItsObject() throws {
+        let result = try RAudioBinary.run(["text", try Corpus.file("epub/idpf-epub3-samples/childrens-literature.epub").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.utf8.count > 256 * 1024)
+        #expect(result.stdout.hasSuffix("}\n"))
+        for line in result.lines {
+            #expect(try JSONParser.parse(line).serialized() == line)
+        }
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func aReaderThatStopsEarlyEndsTheCommandQuietly() throws {
+        let book = try Corpus.file("epub/idpf-epub3-samples/childrens-literature.epub").path
+        let script = "'\(RAudioBinary.url.path)' text '\(book)' | head -n 2; echo \"status ${PIPESTATUS[0]}\""
+        let result = try RAudioBinary.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"))
+        let lines = result.lines
+        #expect(lines.count == 3, "\(result.stdout.prefix(400))")
+        #expect(lines.last == "status 0", "\(result.stderr)")
+        #expect(!result.stderr.contains("error"), "\(result.stderr)")
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func locatorsValidateAgainstTheReadiumSchema() throws {
         let validator = URL(fileURLWithPath: "/work/shared/tools/readium-validate")

@@ -58,6 +58,9 @@ struct TextCommand: ParsableCommand {
         let skipped = skippedRoles
         let iterator = content.iterator()
         var resumeLocator = start
+        // Lines are gathered and written about 64 KiB at a time (a book is tens of thousands of lines).
+        var pending: [UInt8] = []
+        pending.reserveCapacity(Self.writeSize + 4096)
         while var element = try nextElement(iterator) {
             guard !skipped.contains(element.role.name) else { continue }
             // Inline runs (note references) stay in the text unless `--skip` names their role.
@@ -66,14 +69,13 @@ struct TextCommand: ParsableCommand {
             let utterances = resumeLocator.map { tokenizer.tokenize(element, resumingAt: $0) } ?? tokenizer.tokenize(element)
             resumeLocator = nil
             for utterance in utterances {
-                guard let line = Self.jsonLine(for: utterance, defaultLanguage: service.defaultLanguage) else { continue }
-                do {
-                    try StandardStreams.printLine(line)
-                } catch {
-                    return  // The reader of stdout went away.
-                }
+                Self.appendJSONLine(for: utterance, defaultLanguage: service.defaultLanguage, to: &pending)
+            }
+            if pending.count >= Self.writeSize {
+                guard Self.write(&pending) else { return }  // The reader of stdout went away.
             }
         }
+        guard Self.write(&pending) else { return }
         for warning in publication.warnings + service.warnings.warnings {
             StandardStreams.printError("warning: \(warning)")
         }
@@ -103,16 +105,32 @@ struct TextCommand: ParsableCommand {
         }
     }
 
-    /// The JSON line of one utterance; nil for an element with nothing to say (audio, video, an image
-    /// without alt text).
-    static func jsonLine(for element: any ContentElement, defaultLanguage: Language?) -> String? {
-        guard let text = element.spokenText, !text.isEmpty else { return nil }
+    /// How many bytes of lines are gathered before they are written out.
+    private static let writeSize = 64 * 1024
+
+    /// Writes `pending` to stdout and empties it; false when the reader of stdout went away.
+    private static func write(_ pending: inout [UInt8]) -> Bool {
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard !pending.isEmpty else { return true }
+        do {
+            try StandardStreams.printLine(bytes: pending)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Appends the JSON line of one utterance, newline included, to `bytes`; nothing for an element
+    /// with nothing to say (audio, video, an image without alt text).
+    static func appendJSONLine(for element: any ContentElement, defaultLanguage: Language?, to bytes: inout [UInt8]) {
+        guard let text = element.spokenText, !text.isEmpty else { return }
         let language = (element as? TextContentElement)?.segments.first?.language ?? defaultLanguage
         var object = JSONObject()
         object["text"] = .string(text)
         object["language"] = .string(language?.code ?? "und")
         object["role"] = .string(element.role.name)
         object["locator"] = element.locator.json
-        return JSONValue.object(object).serialized()
+        JSONValue.object(object).appendCompactUTF8(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
     }
 }
