@@ -61,7 +61,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         identity: PulseAudioIdentity,
         server: String? = ProcessInfo.processInfo.environment["PULSE_SERVER"],
         targetLatency: Duration = .milliseconds(400),
-        requestInterval: Duration = .milliseconds(100),
+        requestInterval: Duration = .milliseconds(200),
         connectTimeout: Duration = .seconds(1),
         stallTimeout: Duration = .seconds(5)
     ) throws(AudioSinkError) {
