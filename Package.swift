@@ -77,7 +77,20 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        .executableTarget(name: "raudio", dependencies: ["RAudioCLI", "RAudioEngine"]),
+        // Linked by lld for a small resident floor (issue 13; README "Linking"): packed relative
+        // relocations (DT_RELR, glibc 2.36+; the static Swift runtime and Foundation carry ~100,000 relative
+        // relocations, 2.4 MB as RELA entries, read at every start and left resident), no exported symbol
+        // table (SwiftPM's --export-dynamic exported 21,000 symbols, searched by every library loaded later),
+        // and the functions playback runs laid out together first (scripts/make-symbol-order.sh).
+        .executableTarget(
+            name: "raudio",
+            dependencies: ["RAudioCLI", "RAudioEngine"],
+            linkerSettings: [.unsafeFlags([
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/raudio-symbol-order.txt",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ])]
+        ),
         // `make bench` only: in-process timings (EPUB iteration, seek latency...) as JSON lines.
         .executableTarget(
             name: "raudio-bench",

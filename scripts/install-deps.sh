@@ -36,6 +36,8 @@ APT_PACKAGES=(
     # Installing and packaging (make install, make deb, their CI check): man to read the generated pages,
     # bash-completion to load the completions, dpkg-shlibdeps (dpkg-dev) for Depends, lintian, gzip.
     man-db bash-completion dpkg-dev lintian gzip
+    # scripts/make-symbol-order.sh: callgrind profiles playback to order raudio's functions for the linker.
+    valgrind
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"

@@ -76,6 +76,16 @@ printf 'Source: raudio\n\nPackage: raudio\nArchitecture: any\n' >"$work/debian/c
 depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$tree/usr/bin/raudio" 2>"$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p') \
     || { cat "$work/shlibdeps.err" >&2; say "dpkg-shlibdeps failed"; exit 70; }
 [[ -n "$depends" ]] || { say "dpkg-shlibdeps found no dependencies"; exit 70; }
+# Packed relative relocations (DT_RELR, Package.swift's linker flags) need glibc 2.36 (GLIBC_ABI_DT_RELR),
+# which dpkg-shlibdeps does not count: raise its libc6 version to that when it asks less.
+if readelf -d "$tree/usr/bin/raudio" | grep -q '(RELR)'; then
+    libc_version=$(grep -oE 'libc6 \(>= [^)]+\)' <<<"$depends" | sed -E 's/libc6 \(>= (.*)\)/\1/' | head -n 1)
+    if [[ -z "$libc_version" ]]; then
+        depends="$depends, libc6 (>= 2.36)"
+    elif dpkg --compare-versions "$libc_version" lt 2.36; then
+        depends=$(sed -E 's/libc6 \(>= [^)]+\)/libc6 (>= 2.36)/' <<<"$depends")
+    fi
+fi
 # And the libraries raudio needs but loads with dlopen on first use instead of linking them (eSpeak NG,
 # libpulse, libsystemd: each Sources/C*/*Loader.c names its soname in a `#define SONAME`), which
 # dpkg-shlibdeps cannot see: required all the same, so in Depends.
