@@ -8,8 +8,11 @@ import ReadiumNavigator
 /// silent rendered sample that is not expected is counted as added (runs measured); anything else is
 /// a mismatch (a dropped or changed sample). Also measures the longest silent run in the rendered
 /// stream and, for reference, the voice's own longest (inside an utterance, and across each boundary:
-/// one utterance's trailing silence plus the next one's leading silence). Render thread only; read
-/// the figures after the synthesizer is closed (its render thread has ended: hence `@unchecked Sendable`).
+/// one utterance's trailing silence plus the next one's leading silence). An utterance is played
+/// while still being synthesized (from its first chunk) and recorded only once complete: rendered
+/// samples wait, unwalked, until the utterance they belong to is recorded (at most one utterance's
+/// worth), and `close()` walks the rest. Render thread only; read the figures after the synthesizer
+/// is closed (its render thread has ended: hence `@unchecked Sendable`).
 final class GapComparingSink: AudioSink, @unchecked Sendable {
     static let tolerance: Float = 1e-4
     static let silence: Float = 1e-4
@@ -31,6 +34,8 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     private var renderedSilenceRun = 0
     /// The silent run at the end of the previous utterance's own PCM (for the boundary figure).
     private var previousTrailingSilence = 0
+    /// Rendered samples not walked yet: their utterance is not recorded yet.
+    private var waiting: [Float] = []
 
     init(recorder: RecordingTTSEngine) {
         self.recorder = recorder
@@ -44,25 +49,40 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     }
 
     func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
-        for sample in samples {
-            renderedSamples += 1
-            let silent = abs(sample) <= Self.silence
-            renderedSilenceRun = silent ? renderedSilenceRun + 1 : 0
-            longestRenderedSilence = max(longestRenderedSilence, renderedSilenceRun)
+        waiting.append(contentsOf: samples)
+        walkWaiting(toTheEnd: false)
+    }
+
+    /// Walks the waiting samples while their utterance is recorded; all of them at the end.
+    private func walkWaiting(toTheEnd: Bool) {
+        var walked = 0
+        for sample in waiting {
             if expectedIndex == expected.count { takeNextUtterance() }
-            if expectedIndex < expected.count, abs(sample - expected[expectedIndex]) <= Self.tolerance {
-                expectedIndex += 1
-                matchedSamples += 1
-                addedRun = 0
-            } else if silent {
-                addedSamples += 1
-                addedRun += 1
-                longestAddedRun = max(longestAddedRun, addedRun)
-            } else {
-                mismatchedSamples += 1
-                expectedIndex = min(expectedIndex + 1, expected.count)
-                addedRun = 0
-            }
+            if !toTheEnd, expectedIndex == expected.count { break }
+            walk(sample)
+            walked += 1
+        }
+        waiting.removeFirst(walked)
+    }
+
+    /// Compares one rendered sample with the next expected one.
+    private func walk(_ sample: Float) {
+        renderedSamples += 1
+        let silent = abs(sample) <= Self.silence
+        renderedSilenceRun = silent ? renderedSilenceRun + 1 : 0
+        longestRenderedSilence = max(longestRenderedSilence, renderedSilenceRun)
+        if expectedIndex < expected.count, abs(sample - expected[expectedIndex]) <= Self.tolerance {
+            expectedIndex += 1
+            matchedSamples += 1
+            addedRun = 0
+        } else if silent {
+            addedSamples += 1
+            addedRun += 1
+            longestAddedRun = max(longestAddedRun, addedRun)
+        } else {
+            mismatchedSamples += 1
+            expectedIndex = min(expectedIndex + 1, expected.count)
+            addedRun = 0
         }
     }
 
@@ -89,5 +109,5 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     func resume() {}
     func flush() {}
     func drain() throws(AudioSinkError) {}
-    func close() throws(AudioSinkError) {}
+    func close() throws(AudioSinkError) { walkWaiting(toTheEnd: true) }
 }

@@ -7,7 +7,8 @@ import ReadiumShared
 ///
 /// The wrapped engine completes utterances one at a time, in the order asked (eSpeak NG has one
 /// thread), so the recorded order is the synthesizer's item order when nothing is cancelled. The PCM
-/// is recorded before the completion is forwarded, so it is there before the renderer can play it.
+/// is recorded before the completion is forwarded; chunks are forwarded as they come, so the renderer
+/// may play an utterance before it is recorded (`GapComparingSink` waits for it).
 final class RecordingTTSEngine: TTSEngine {
     private let engine: any TTSEngine
     private let recorded = Locked<[SynthesizedUtterance]>([])
