@@ -11,8 +11,10 @@ import ReadiumNavigator
 /// one utterance's trailing silence plus the next one's leading silence). An utterance is played
 /// while still being synthesized (from its first chunk) and recorded only once complete: rendered
 /// samples wait, unwalked, until the utterance they belong to is recorded (at most one utterance's
-/// worth), and `close()` walks the rest. Render thread only; read the figures after the synthesizer
-/// is closed (its render thread has ended: hence `@unchecked Sendable`).
+/// worth), and `close()` walks the rest. An utterance whose synthesis the closing cancelled while it
+/// played is compared with the chunks it delivered (`RecordingTTSEngine`), and counted apart
+/// (`cancelledSamplesRendered`). Render thread only; read the figures after the synthesizer is
+/// closed (its render thread has ended: hence `@unchecked Sendable`).
 final class GapComparingSink: AudioSink, @unchecked Sendable {
     static let tolerance: Float = 1e-4
     static let silence: Float = 1e-4
@@ -21,6 +23,8 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     private(set) var format: PCMFormat?
     private var expected: [Float] = []
     private var expectedIndex = 0
+    /// Whether the utterance being compared is one whose synthesis did not complete.
+    private var expectedIsPartial = false
     /// Utterances taken from the recorder so far (the one being compared is `utterancesTaken - 1`).
     private(set) var utterancesTaken = 0
     private(set) var renderedSamples = 0
@@ -30,6 +34,11 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     private(set) var mismatchedSamples = 0
     private(set) var longestRenderedSilence = 0
     private(set) var longestOwnSilence = 0
+    /// Rendered samples that matched the chunks of a synthesis cancelled part-way (by the closing).
+    private(set) var cancelledSamplesRendered = 0
+    /// The utterance (0-based, in synthesis order) and the rendered sample where the first added or
+    /// mismatched sample was met; nil when none was.
+    private(set) var firstDifference: (utterance: Int, sample: Int)?
     private var addedRun = 0
     private var renderedSilenceRun = 0
     /// The silent run at the end of the previous utterance's own PCM (for the boundary figure).
@@ -57,7 +66,7 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     private func walkWaiting(toTheEnd: Bool) {
         var walked = 0
         for sample in waiting {
-            if expectedIndex == expected.count { takeNextUtterance() }
+            while expectedIndex == expected.count, takeNextUtterance() {}
             if !toTheEnd, expectedIndex == expected.count { break }
             walk(sample)
             walked += 1
@@ -74,8 +83,12 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
         if expectedIndex < expected.count, abs(sample - expected[expectedIndex]) <= Self.tolerance {
             expectedIndex += 1
             matchedSamples += 1
+            if expectedIsPartial { cancelledSamplesRendered += 1 }
             addedRun = 0
-        } else if silent {
+            return
+        }
+        if firstDifference == nil { firstDifference = (max(utterancesTaken - 1, 0), renderedSamples - 1) }
+        if silent {
             addedSamples += 1
             addedRun += 1
             longestAddedRun = max(longestAddedRun, addedRun)
@@ -86,12 +99,13 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// Moves to the next recorded utterance (nothing when the recorder has none yet: the rendered
+    /// Moves to the next recorded utterance; false when the recorder has none yet (the rendered
     /// sample is then added or mismatched).
-    private func takeNextUtterance() {
-        guard let next = recorder.utterance(at: utterancesTaken) else { return }
+    private func takeNextUtterance() -> Bool {
+        guard let next = recorder.utterance(at: utterancesTaken) else { return false }
         utterancesTaken += 1
         expected = next.samples
+        expectedIsPartial = !next.completed
         expectedIndex = 0
         var leading = 0
         while leading < expected.count, abs(expected[leading]) <= Self.silence { leading += 1 }
@@ -102,6 +116,7 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
         }
         if utterancesTaken > 1 { longestOwnSilence = max(longestOwnSilence, previousTrailingSilence + leading) }
         previousTrailingSilence = run
+        return true
     }
 
     var pendingFrames: Int { 0 }
