@@ -11,10 +11,12 @@ import ReadiumNavigator
 /// one utterance's trailing silence plus the next one's leading silence). An utterance is played
 /// while still being synthesized (from its first chunk) and recorded only once complete: rendered
 /// samples wait, unwalked, until the utterance they belong to is recorded (at most one utterance's
-/// worth), and `close()` walks the rest. An utterance whose synthesis the closing cancelled while it
-/// played is compared with the chunks it delivered (`RecordingTTSEngine`), and counted apart
-/// (`cancelledSamplesRendered`). Render thread only; read the figures after the synthesizer is
-/// closed (its render thread has ended: hence `@unchecked Sendable`).
+/// worth), and `finish()` walks the rest once every synthesis has ended. An utterance whose synthesis
+/// the closing cancelled while it played is compared with the chunks it delivered
+/// (`RecordingTTSEngine`), and counted apart (`cancelledSamplesRendered`): it is recorded when its
+/// synthesis ends on the engine's thread, which may be after the render thread closed this sink,
+/// hence `finish()` rather than `close()`. Render thread only, then (`finish()` and the figures) the
+/// thread that closed the synthesizer, after its render thread has ended: hence `@unchecked Sendable`.
 final class GapComparingSink: AudioSink, @unchecked Sendable {
     static let tolerance: Float = 1e-4
     static let silence: Float = 1e-4
@@ -124,5 +126,9 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
     func resume() {}
     func flush() {}
     func drain() throws(AudioSinkError) {}
-    func close() throws(AudioSinkError) { walkWaiting(toTheEnd: true) }
+    func close() throws(AudioSinkError) {}
+
+    /// Walks what is still waiting, with whatever the recorder has. Call after the synthesizer was
+    /// closed and every synthesis ended (`RecordingTTSEngine.waitForAllToEnd`).
+    func finish() { walkWaiting(toTheEnd: true) }
 }

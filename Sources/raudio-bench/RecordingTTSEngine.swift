@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
 import ReadiumNavigator
 import ReadiumShared
 
@@ -23,6 +24,7 @@ final class RecordingTTSEngine: TTSEngine {
     private let engine: any TTSEngine
     private let recorded = Locked<[Recorded]>([])
     private let cancelledCount = Locked(0)
+    private let startedCount = Locked(0)
 
     init(wrapping engine: any TTSEngine) {
         self.engine = engine
@@ -38,6 +40,7 @@ final class RecordingTTSEngine: TTSEngine {
         onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
         completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
     ) {
+        startedCount.withLock { $0 += 1 }
         // The chunks laid end to end (interleaved samples), for a synthesis that ends without a result.
         let delivered = Locked<[Float]>([])
         var forwarding: (@Sendable (TTSAudioChunk) -> Void)?
@@ -72,6 +75,17 @@ final class RecordingTTSEngine: TTSEngine {
     /// The `index`th synthesis that ended, nil when fewer have ended (yet).
     func utterance(at index: Int) -> Recorded? {
         recorded.withLock { index < $0.count ? $0[index] : nil }
+    }
+
+    /// Waits (polling) until every synthesis asked for has ended, up to `timeout`; false on timeout.
+    /// Closing the synthesizer cancels those ahead, and they end on the engine's thread after it.
+    func waitForAllToEnd(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while count < startedCount.withLock({ $0 }) {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return true
     }
 
     /// Syntheses ended so far.

@@ -101,6 +101,9 @@ struct SpeechGapBenchmark {
         let result = outcome.withLock { $0 }
         if let failure = result.failure { throw .failed(failure) }
         guard let sink = sinkBox.withLock({ $0 }), let format = sink.format else { throw .failed("\(path): nothing was rendered") }
+        // The syntheses the closing cancelled end on the engine's thread, maybe after the sink closed.
+        guard recorder.waitForAllToEnd(timeout: .seconds(30)) else { throw .failed("\(path): a synthesis did not end within 30 s of closing") }
+        sink.finish()
         let perMs = Double(format.sampleRate * format.channelCount) / 1000
         BenchmarkRunner.emit([
             "measurement": "speak-gaps",

@@ -14,10 +14,13 @@ import Testing
 /// must be compared with the chunks it delivered, not counted as added or changed samples (under CPU
 /// load the renderer is often part-way into such an utterance when the closing comes).
 /// Real eSpeak NG, synthesizer, renderer and null output; the third synthesis is held after its
-/// first chunk until the closing cancels it, so the closing always finds it part-played.
+/// first chunk until the closing cancels it, so the closing always finds it part-played. The benchmark
+/// walks what is left once every synthesis ended (`finish()`): a cancelled one is recorded on the
+/// engine's thread, which may come after the render thread closed the sink.
 @Suite(.serialized) struct SpeechGapComparisonTests {
     @Test func utterancePartPlayedWhenTheClosingCancelsItIsComparedWithItsChunks() async throws {
         let publication = try PublicationOpener().open(url: Corpus.projectRoot.appendingPathComponent("samples/lighthouse-epub"))
+        let sinkClosed = Locked(false)
         let held = try HeldSpeechEngine(holding: 2)
         let recorder = RecordingTTSEngine(wrapping: held)
         let written = Locked(0)
@@ -26,7 +29,7 @@ import Testing
         components.makeSink = { () throws(AudioSinkError) -> any AudioSink in
             let sink = GapComparingSink(recorder: recorder)
             sinkBox.withLock { $0 = sink }
-            return CountingSink(inner: sink, written: written)
+            return CountingSink(inner: sink, written: written, closed: sinkClosed)
         }
         let synthesizer = try PublicationSpeechSynthesizer(publication: publication, engine: recorder, components: components)
         try await synthesizer.start(from: nil)
@@ -44,8 +47,10 @@ import Testing
         try #require(expectedBeforeClosing > 0 && written.withLock { $0 } >= expectedBeforeClosing,
                      "the held utterance's first chunk was not rendered (\(written.withLock { $0 }) samples written)")
         await synthesizer.close()
-
+        #expect(sinkClosed.withLock { $0 })
+        #expect(recorder.waitForAllToEnd(timeout: .seconds(30)), "a synthesis did not end after the closing")
         let sink = try #require(sinkBox.withLock { $0 })
+        sink.finish()
         #expect(recorder.failures >= 1, "the held synthesis was not cancelled by the closing")
         #expect(sink.addedSamples == 0, "\(sink.addedSamples) samples counted as added")
         #expect(sink.mismatchedSamples == 0, "\(sink.mismatchedSamples) samples counted as dropped or changed")
@@ -99,14 +104,17 @@ final class HeldSpeechEngine: TTSEngine {
     }
 }
 
-/// Forwards to a sink and counts the samples written. Render thread only (the count is locked).
+/// Forwards to a sink, counts the samples written and says when it was closed. Render thread only
+/// (the count and the flag are locked).
 final class CountingSink: AudioSink {
     let inner: any AudioSink
     let written: Locked<Int>
+    let closed: Locked<Bool>
 
-    init(inner: any AudioSink, written: Locked<Int>) {
+    init(inner: any AudioSink, written: Locked<Int>, closed: Locked<Bool>) {
         self.inner = inner
         self.written = written
+        self.closed = closed
     }
 
     func open(format: PCMFormat) throws(AudioSinkError) { try inner.open(format: format) }
@@ -121,5 +129,8 @@ final class CountingSink: AudioSink {
     func resume() { inner.resume() }
     func flush() { inner.flush() }
     func drain() throws(AudioSinkError) { try inner.drain() }
-    func close() throws(AudioSinkError) { try inner.close() }
+    func close() throws(AudioSinkError) {
+        try inner.close()
+        closed.withLock { $0 = true }
+    }
 }
