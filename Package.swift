@@ -110,6 +110,8 @@ let package = Package(
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
         .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
+        // The measuring parts of raudio-bench (what speak-gaps compares).
+        .testTarget(name: "RAudioBenchTests", dependencies: ["raudio-bench", "RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
     ],
     swiftLanguageModes: [.v6]
 )

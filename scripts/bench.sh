@@ -711,7 +711,7 @@ bench_tts_gaps() {
     verdict=$(awk -v a="$added" -v m="$mismatched" -v s="$silence" -v o="$own" \
         'BEGIN { print (a == 0 && m == 0 && s <= o) ? "met" : "not met" }')
     row "$figure" "$target" \
-        "$(calc "$longest") ms added ($added samples added, $mismatched dropped or changed, over $(json_get "$file" utterancesCompared) utterances, $(calc "$(json_get "$file" renderedSeconds)") s of audio); longest silence heard $(calc "$silence") ms, the voice's own longest $(calc "$own") ms" \
+        "$(calc "$longest") ms added ($added samples added, $mismatched dropped or changed, over $(json_get "$file" utterancesCompared) utterances, $(calc "$(json_get "$file" renderedSeconds)") s of audio, $(json_get "$file" cancelledSamplesRendered) samples of them from an utterance the closing cut short, compared with its chunks); longest silence heard $(calc "$silence") ms, the voice's own longest $(calc "$own") ms" \
         "$verdict" "$command"
 }
 
@@ -941,7 +941,7 @@ PY
         silence=$(json_get "$file" longestSilenceMs); own=$(json_get "$file" longestOwnSilenceMs)
         verdict=$(awk -v a="$added" -v m="$mismatched" -v s="$silence" -v o="$own" 'BEGIN { print (a == 0 && m == 0 && s <= o) ? "met" : "not met" }')
         row "$figure" "$target" \
-            "$(calc "$longest") ms added ($added samples added, $mismatched dropped or changed, over $(json_get "$file" utterancesCompared) utterances, $(calc "$(json_get "$file" renderedSeconds)") s of audio); longest silence heard $(calc "$silence") ms, the voice's own longest $(calc "$own") ms" \
+            "$(calc "$longest") ms added ($added samples added, $mismatched dropped or changed, over $(json_get "$file" utterancesCompared) utterances, $(calc "$(json_get "$file" renderedSeconds)") s of audio, $(json_get "$file" cancelledSamplesRendered) samples of them from an utterance the closing cut short, compared with its chunks); longest silence heard $(calc "$silence") ms, the voice's own longest $(calc "$own") ms" \
             "$verdict" "$command"
     fi
 

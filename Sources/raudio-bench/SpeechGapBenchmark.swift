@@ -12,8 +12,11 @@ import ReadiumShared
 /// real eSpeak NG engine, wrapped in a `RecordingTTSEngine` that keeps each utterance's own PCM, into a
 /// `GapComparingSink` that compares the rendered stream with the concatenation of those utterances.
 /// Stops when the first utterance of another resource is announced (or after `--seconds` of audio).
-/// Reports the samples added (total and longest run), the samples dropped or changed, and the longest
-/// silence heard against the voice's own longest (inside utterances and across their boundaries).
+/// Reports the samples added (total and longest run), the samples dropped or changed (and where the
+/// first difference was: the utterance, in synthesis order, and the second of output; -1 when none),
+/// and the longest silence heard against the voice's own longest (inside utterances and across their
+/// boundaries). Closing cancels the syntheses ahead: the part of one that played from its first
+/// chunks before that is compared with those chunks, and counted in `cancelledSamplesRendered`.
 struct SpeechGapBenchmark {
     let path: String
     let href: String?
@@ -98,6 +101,9 @@ struct SpeechGapBenchmark {
         let result = outcome.withLock { $0 }
         if let failure = result.failure { throw .failed(failure) }
         guard let sink = sinkBox.withLock({ $0 }), let format = sink.format else { throw .failed("\(path): nothing was rendered") }
+        // The syntheses the closing cancelled end on the engine's thread, maybe after the sink closed.
+        guard recorder.waitForAllToEnd(timeout: .seconds(30)) else { throw .failed("\(path): a synthesis did not end within 30 s of closing") }
+        sink.finish()
         let perMs = Double(format.sampleRate * format.channelCount) / 1000
         BenchmarkRunner.emit([
             "measurement": "speak-gaps",
@@ -113,6 +119,9 @@ struct SpeechGapBenchmark {
             "addedSamples": .integer(Int64(sink.addedSamples)),
             "longestAddedMs": .number(of: Double(sink.longestAddedRun) / perMs),
             "mismatchedSamples": .integer(Int64(sink.mismatchedSamples)),
+            "cancelledSamplesRendered": .integer(Int64(sink.cancelledSamplesRendered)),
+            "firstDifferenceUtterance": .integer(Int64(sink.firstDifference?.utterance ?? -1)),
+            "firstDifferenceSeconds": .number(of: sink.firstDifference.map { Double($0.sample) / perMs / 1000 } ?? -1),
             "longestSilenceMs": .number(of: Double(sink.longestRenderedSilence) / perMs),
             "longestOwnSilenceMs": .number(of: Double(sink.longestOwnSilence) / perMs),
         ])

@@ -105,6 +105,8 @@ import Testing
         let running = try RunningProcess(ProcessRunner.raudioExecutable, ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--no-state"])
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
         #expect(Self.send("chapter next", to: running) { $0.contains("\"type\":\"chapter\"") && $0.contains("\"index\":2") })
+        // The utterance reached plays from its first chunk and is announced once its synthesis ended.
+        #expect(running.waitForLine(timeout: 10) { $0.contains("\"type\":\"utterance\"") && $0.contains("chapter-2.xhtml") })
         running.send("quit\n")
         _ = running.finish(timeout: 10)
         let second = try #require(try Self.events(running, "chapter").last)

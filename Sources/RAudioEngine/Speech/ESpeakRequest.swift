@@ -40,7 +40,7 @@ struct ESpeakRequest: Sendable {
         let spoken = text.contains("\0") ? String(text.map { $0 == "\0" ? " " : $0 }) : text
         // About 70 ms of audio per character at 160 words per minute, scaled by the rate.
         let expectedFrames = max(4096, spoken.unicodeScalars.count * format.sampleRate * 70 / 1000 * 160 / max(rate, 1))
-        let synthesis = ESpeakSynthesis(text: spoken, expectedFrames: expectedFrames, volume: volume, cancellation: cancellation, onChunk: onChunk)
+        let synthesis = ESpeakSynthesis(text: spoken, expectedFrames: expectedFrames, volume: volume, format: format, cancellation: cancellation, onChunk: onChunk)
         let status = withExtendedLifetime(synthesis) {
             spoken.withCString { pointer in
                 espeak_Synth(

@@ -12,15 +12,18 @@ final class ESpeakSynthesis {
     let scale: Float
     let cancellation: TTSCancellation
     let onChunk: (@Sendable (TTSAudioChunk) -> Void)?
+    /// The format of the PCM, told in every chunk so that a consumer can play it before the end.
+    let format: PCMFormat
     private(set) var wasCancelled = false
 
-    init(text: String, expectedFrames: Int, volume: Double, cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
+    init(text: String, expectedFrames: Int, volume: Double, format: PCMFormat, cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
         // A buffer an earlier utterance played from, when there is one: no fresh memory to fault in.
         samples = PCMSampleBufferPool.speech.take(minimumCapacity: expectedFrames)
         mapper = TTSWordBoundaryMapper(text: text)
         scale = Float(max(0, volume)) / 32768
         self.cancellation = cancellation
         self.onChunk = onChunk
+        self.format = format
     }
 
     /// Handles one callback: events first (their `sample` field is the exact frame in this call's
@@ -46,7 +49,7 @@ final class ESpeakSynthesis {
             }
         }
         if let onChunk, samples.count > firstNew {
-            onChunk(TTSAudioChunk(samples: Array(samples[firstNew...]), startFrame: Int64(firstNew), wordBoundaries: mapper.takeSettled()))
+            onChunk(TTSAudioChunk(samples: Array(samples[firstNew...]), startFrame: Int64(firstNew), wordBoundaries: mapper.takeSettled(), format: format))
         }
         if cancellation.isCancelled {
             wasCancelled = true

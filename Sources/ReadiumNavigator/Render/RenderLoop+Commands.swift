@@ -137,6 +137,7 @@ extension RenderLoop {
 
     func closeItems() {
         current = nil
+        deferredReadFailure = nil
         preopened = nil
         opening = nil
         awaitedItem = nil

@@ -21,9 +21,19 @@ extension RenderLoop {
             maxFrames = Int(min(Int64(maxFrames), remaining))
         }
         let frames: Int
+        let deferred = deferredReadFailure
+        deferredReadFailure = nil
         do {
+            if let deferred, deferred.decoder === decoder { throw deferred.error }
             frames = try decoder.read(into: decodeBuffer, maxFrames: maxFrames)
         } catch {
+            // Commands queued meanwhile come first: a stream whose synthesis a seek cancelled fails at
+            // once, and the seek's commands follow it; moving on (and draining the output at the end
+            // of a plan being replaced) would hold them up. The failure stands if the item stays.
+            if deferred == nil, !inbox.isEmpty {
+                deferredReadFailure = (decoder, error)
+                return
+            }
             report(.itemFailed(generation: generation, source.issue(for: error, item: item.index),
                                hasNext: source.mayHaveItem(at: item.index + 1)))
             return endItem()

@@ -51,6 +51,9 @@ final class RenderLoop: @unchecked Sendable {
     var nextPreopening: (index: Int, preopening: ItemPreopening)?
     /// The item the output waits for: the current one ended and its successor is still opening.
     var awaitedItem: Int?
+    /// A read of the current decoder that failed while commands were queued: reported after them,
+    /// unless they replaced the decoder (RenderLoop+Rendering).
+    var deferredReadFailure: (decoder: any AudioDecoder, error: any Error)?
     var isRunning = false
     var isShutDown = false
     var generation: UInt64 = 0

@@ -29,12 +29,17 @@ protocol RenderSessionOwner: Actor {
     func willHandle(_ report: RenderReport)
     /// The last item was heard to its end; called before the machine ends. Does nothing by default.
     func willEndPublication()
+    /// Called off the actor before `report` is handed to `receive(_:)`: may suspend until the owner
+    /// can make sense of it (the speech synthesizer waits for the words of an utterance still being
+    /// synthesized). Later reports wait behind it, in order. Returns at once by default.
+    nonisolated func prepare(for report: RenderReport) async
 }
 
 extension RenderSessionOwner {
     func didStart(item: Int) {}
     func willHandle(_ report: RenderReport) {}
     func willEndPublication() {}
+    nonisolated func prepare(for report: RenderReport) async {}
 
     /// Feeds `event` to the state machine and performs its actions.
     func handle(_ event: PlaybackEvent<Target>) {
@@ -51,12 +56,13 @@ extension RenderSessionOwner {
         session.emit(event)
     }
 
-    /// Starts the task that hands `reports` to `receive(_:)`, in order, until the stream ends or the
-    /// owner is released. Call once, at the end of init.
+    /// Starts the task that hands `reports` to `receive(_:)`, in order (each after `prepare(for:)`),
+    /// until the stream ends or the owner is released. Call once, at the end of init.
     nonisolated func receiveReports(from reports: AsyncStream<RenderReport>) {
         Task { [weak self] in
             for await report in reports {
                 guard let self else { return }
+                await self.prepare(for: report)
                 await self.receive(report)
             }
         }

@@ -14,6 +14,7 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
 
     func willLoad(_ target: SpeechTarget) -> RenderStart {
         targetItem = target.item
+        unannouncedLoad = nil
         if target.item != resumed?.to { resumed = nil }
         return RenderStart(item: target.item, seconds: 0)
     }
@@ -46,6 +47,25 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         finishWords()
     }
 
+    /// Waits (off the actor) for the words of every utterance opened up to the one a report hears:
+    /// an utterance played while still being synthesized gets its words with the end of its
+    /// synthesis, and its `utterance` and `range` events must neither be dropped nor reordered.
+    /// `.loaded` does not wait: the output starts once it is handled (see `hear`).
+    nonisolated func prepare(for report: RenderReport) async {
+        let item: Int
+        switch report {
+        case .position(_, let position), .limitReached(_, let position):
+            item = position.item
+        case .outputLost(_, _, let position?):
+            item = position.item
+        case .publicationEnded:
+            item = .max
+        default:
+            return
+        }
+        await source.wordsKnown(through: item)
+    }
+
     /// Records the heard position: announces a new utterance, then reports the words heard up to it.
     ///
     /// `continuing` (not a new load): playback went on from the announced utterance, so the
@@ -56,13 +76,33 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
            let (_, pcm) = source.openedUtterance(at: moved.to) {
             // The same utterance, resumed at a word with new settings: its new PCM, words counted anew.
             resumed = nil
+            if targetItem == moved.to { targetItem = nil }
             announcedItem = moved.to
             announced?.pcm = pcm.droppingSamples()
             reportedWords = 0
         }
         if position.item != announcedItem {
-            guard let (utterance, pcm) = source.openedUtterance(at: position.item) else { return }
-            if continuing, let previous = announcedItem, position.item > previous {
+            guard let (utterance, pcm) = source.openedUtterance(at: position.item) else {
+                // A load reached an utterance still being synthesized (played as it arrives): it is
+                // announced, or takes over as the resumed one, with the first heard position once its
+                // words are known (`prepare(for:)` holds those reports until then). Commands count
+                // from it meanwhile.
+                if !continuing {
+                    targetItem = position.item
+                    if resumed?.to != position.item { unannouncedLoad = position.item }
+                }
+                return
+            }
+            if let loaded = unannouncedLoad {
+                // The first position heard since that load: the loaded utterance and each one opened
+                // since were heard (nothing before the load is finished).
+                unannouncedLoad = nil
+                if targetItem == loaded { targetItem = nil }
+                for (item, passed, passedPCM) in source.openedUtterances(after: loaded - 1, before: position.item) {
+                    announce(passed, pcm: passedPCM, at: item)
+                    finishWords()
+                }
+            } else if continuing, let previous = announcedItem, position.item > previous {
                 // Heard to their ends: the announced utterance, then each one opened since (an
                 // utterance that failed to synthesize was never opened, so is not announced).
                 finishWords()

@@ -7,10 +7,13 @@ import ReadiumShared
 ///
 /// Driven by the same `PlaybackStateMachine` and played by the same `AudioRenderer` as the
 /// `AudioNavigator`: the renderer's items are utterances (`UtteranceRenderSource`), synthesized ahead
-/// on the engine's thread while the current one plays, so no gap is added between them. A target of
-/// the machine is an utterance index. Words are reported when heard: the renderer's heard position
-/// (item, frame) is matched against the utterance's word boundaries. `go(to:)`, `next()`,
-/// `previous()` flush the output and cancel the synthesis ahead at once.
+/// on the engine's thread while the current one plays, so no gap is added between them. An utterance
+/// synthesis has not finished when its turn comes (the first one after a start or a seek) plays from
+/// its first chunk (`SynthesisStreamDecoder`), so first audio does not wait for a whole sentence. A
+/// target of the machine is an utterance index. Words are reported when heard: the renderer's heard
+/// position (item, frame) is matched against the utterance's word boundaries, which come with the end
+/// of its synthesis (the reports of an utterance still being synthesized wait for them, in order).
+/// `go(to:)`, `next()`, `previous()` flush the output and cancel the synthesis ahead at once.
 public actor PublicationSpeechSynthesizer {
     /// What happens, in order. Finishes when `close()` returns.
     public nonisolated let events: AsyncStream<SpeechSynthesizerEvent>
@@ -26,8 +29,12 @@ public actor PublicationSpeechSynthesizer {
     var epoch = 0
     /// The utterance announced (its `utterance` event sent) and how many of its words were reported.
     var announcedItem: Int?
-    /// The utterance the last load asked for, until its `loaded` report (commands then count from it).
+    /// The utterance the last load asked for, until its `loaded` report (commands then count from it),
+    /// or until it is announced when it was loaded still being synthesized.
     var targetItem: Int?
+    /// The utterance a load reached while it was still being synthesized, until it is announced with
+    /// the first heard position after its words are known (PublicationSpeechSynthesizer+Reports).
+    var unannouncedLoad: Int?
     var announced: (utterance: SpeechUtterance, pcm: SynthesizedUtterance)?
     var reportedWords = 0
     /// The announced utterance moved to item `to` by a settings change (`respeakCurrentUtterance`),
@@ -90,7 +97,7 @@ public actor PublicationSpeechSynthesizer {
 
     /// The state in Readium's terms.
     public var state: SpeechSynthesizerState {
-        let utterance = announced?.utterance
+        let utterance = currentUtterance
         switch session.machine.state {
         case .idle, .stopped, .failed: return .stopped
         case .ended: return .ended
@@ -106,7 +113,13 @@ public actor PublicationSpeechSynthesizer {
     public var playbackState: PlaybackState { session.machine.state }
 
     /// The locator of the utterance being spoken (or the last one), nil before the first.
-    public var currentLocation: Locator? { announced?.utterance.locator ?? lastUtteranceLocator }
+    public var currentLocation: Locator? { currentUtterance?.locator ?? lastUtteranceLocator }
+
+    /// The utterance a load reached while it was still being synthesized (not announced yet), else
+    /// the one announced.
+    var currentUtterance: SpeechUtterance? {
+        unannouncedLoad.flatMap { source.plannedUtterance(at: $0) } ?? announced?.utterance
+    }
 
     /// The settings in use.
     public var currentConfiguration: SpeechSynthesizerConfiguration { configuration }
@@ -216,6 +229,7 @@ public actor PublicationSpeechSynthesizer {
                                                startLocator: locator, base: base))
         announcedItem = nil
         targetItem = nil
+        unannouncedLoad = nil
         resumed = nil
         return SpeechTarget(item: base)
     }

@@ -10,10 +10,15 @@ public struct TTSAudioChunk: Sendable {
     public var startFrame: Int64
     /// Words whose start became known since the previous chunk, in order.
     public var wordBoundaries: [TTSWordBoundary]
+    /// The utterance's PCM format, when the engine knows it before the utterance is complete: a
+    /// synthesizer plays an utterance from its first chunk only when the chunk says its format
+    /// (without it, it waits for the whole utterance).
+    public var format: PCMFormat?
 
-    public init(samples: [Float], startFrame: Int64, wordBoundaries: [TTSWordBoundary]) {
+    public init(samples: [Float], startFrame: Int64, wordBoundaries: [TTSWordBoundary], format: PCMFormat? = nil) {
         self.samples = samples
         self.startFrame = startFrame
         self.wordBoundaries = wordBoundaries
+        self.format = format
     }
 }

@@ -2,12 +2,16 @@
 import ReadiumShared
 
 /// The utterances of a publication as items for an `AudioRenderer`: each item is one utterance's
-/// synthesized PCM, opened as a `PCMBufferDecoder`.
+/// synthesized PCM, opened as a `PCMBufferDecoder` when synthesis is done, else as a
+/// `SynthesisStreamDecoder` that plays its chunks as they arrive.
 ///
 /// Opening item `i` (on the render thread) plans the utterances up to `i + lookahead` and starts
 /// synthesizing them on the engine's thread, so that the next utterances are ready while `i` plays
-/// and no gap is added between them; it then waits for `i`'s PCM. `reset(planner:)` starts a new
-/// plan (a new start locator): everything synthesized or queued for the old one is cancelled.
+/// and no gap is added between them. It does not wait for `i`'s synthesis: the first utterance
+/// after a start or a seek (or one synthesis has not caught up with) plays from its first chunk.
+/// Its words come with the end of its synthesis: `wordsKnown(through:)` lets the synthesizer's
+/// reports wait for them. `reset(planner:)` starts a new plan (a new start locator): everything
+/// synthesized or queued for the old one is cancelled.
 final class UtteranceRenderSource: RenderSource {
     /// How text and voices are chosen for synthesis; changed by the synthesizer's actor.
     struct Settings: Sendable {
@@ -23,11 +27,15 @@ final class UtteranceRenderSource: RenderSource {
     let engine: any TTSEngine
     private let planner = Locked<UtterancePlanner?>(nil)
     private let jobs = Locked<[Int: SynthesisJob]>([:])
-    /// The utterances opened for the renderer (so to be heard), with their words but not their PCM,
-    /// until the synthesizer has announced them (`forgetOpened(before:)`). Kept apart from `jobs`,
-    /// which keeps only a few behind the render thread: the thread may run any number of utterances
-    /// ahead of the reports the synthesizer's actor has handled (a null output, a loaded machine).
-    private let opened = Locked<[Int: (SpeechUtterance, SynthesizedUtterance)]>([:])
+    /// The utterances opened for the renderer (so to be heard), with their words but not their PCM
+    /// (or their job, while it synthesizes them), until the synthesizer has announced them
+    /// (`forgetOpened(before:)`). Kept apart from `jobs`, which keeps only a few behind the render
+    /// thread: the thread may run any number of utterances ahead of the reports the synthesizer's
+    /// actor has handled (a null output, a loaded machine).
+    private let opened = Locked<[Int: OpenedUtterance]>([:])
+    /// The format of the last utterance opened: what a stream that fails before its first chunk
+    /// stands in with.
+    private let lastFormat = Locked(PCMFormat(sampleRate: 22_050, channelCount: 1))
     private let settingsStore: Locked<Settings>
 
     init(engine: any TTSEngine, settings: Settings) {
@@ -84,13 +92,24 @@ final class UtteranceRenderSource: RenderSource {
         return newIndex
     }
 
+    /// Opens item `index`: its PCM when synthesized, else a stream of it that plays what has arrived
+    /// and waits (in its reads) for the rest. Never waits for synthesis here.
     func openItem(at index: Int) throws -> any AudioDecoder {
         guard let job = startJobs(from: index) else { throw RenderSourceEnd() }
-        switch job.wait() {
+        guard let outcome = job.attachReaderUnlessDone() else {
+            let href = "tts:\(settings.voice?.identifier ?? job.utterance.locator.href)"
+            let decoder = SynthesisStreamDecoder(job: job, href: href, fallbackFormat: lastFormat.withLock { $0 })
+            opened.withLock { $0[index] = OpenedUtterance(utterance: job.utterance, words: nil, job: job) }
+            // A resumed utterance is heard once from its middle: the stream keeps the samples.
+            if job.textStart != nil { job.dropSamples() }
+            return decoder
+        }
+        switch outcome {
         case .success(let synthesized):
             let decoder = synthesized.makeDecoder()
             let words = synthesized.droppingSamples()
-            opened.withLock { $0[index] = (job.utterance, words) }
+            opened.withLock { $0[index] = OpenedUtterance(utterance: job.utterance, words: words, job: nil) }
+            lastFormat.withLock { $0 = synthesized.format }
             // A resumed utterance is heard once from its middle; the decoder keeps the samples.
             if job.textStart != nil { job.dropSamples() }
             return decoder
@@ -99,6 +118,11 @@ final class UtteranceRenderSource: RenderSource {
     }
 
     func issue(for error: any Error, item index: Int) -> RenderIssue {
+        var error = error
+        // A stream broken part-way: the synthesis error behind it (a cancellation is no failure).
+        if error is AudioDecoderError, case .failure(let failure)? = opened.withLock({ $0[index] })?.job?.outcome {
+            error = failure
+        }
         let href = plannedUtterance(at: index)?.locator.href
         if let error = error as? TTSError {
             return RenderIssue(item: index, code: error.code.rawValue, message: "\(href ?? "utterance"): \(error.message)", href: href)
@@ -113,18 +137,30 @@ final class UtteranceRenderSource: RenderSource {
     }
 
     /// The utterance opened at `index` and its words (no PCM), until `forgetOpened(before:)` passes it;
-    /// however far the render thread has gone since. Any thread.
+    /// however far the render thread has gone since. Nil while it is still being synthesized (see
+    /// `wordsKnown(through:)`) or when its synthesis failed part-way. Any thread.
     func openedUtterance(at index: Int) -> (SpeechUtterance, SynthesizedUtterance)? {
-        opened.withLock { $0[index] }
+        opened.withLock { $0[index] }?.heard
     }
 
     /// The utterances opened after `first` and before `end`, in order: what was heard between two
     /// heard positions. Any thread.
     func openedUtterances(after first: Int, before end: Int) -> [(Int, SpeechUtterance, SynthesizedUtterance)] {
         guard end > first + 1 else { return [] }
-        return opened.withLock { opened in
-            opened.filter { $0.key > first && $0.key < end }.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
+        let between = opened.withLock { opened in
+            opened.filter { $0.key > first && $0.key < end }.sorted { $0.key < $1.key }
         }
+        return between.compactMap { item, entry in entry.heard.map { (item, $0.0, $0.1) } }
+    }
+
+    /// Suspends until every utterance opened up to `index` has its words (its synthesis ended, or
+    /// was cancelled by a new plan): a heard position there can then be reported word by word.
+    /// Blocks no thread. Any task.
+    func wordsKnown(through index: Int) async {
+        let synthesizing = opened.withLock { opened in
+            opened.filter { $0.key <= index }.compactMap { $0.value.job }
+        }
+        for job in synthesizing where !job.isDone { await job.done() }
     }
 
     /// Forgets the opened utterances before `index` (the synthesizer announced `index`). Any thread.
@@ -177,7 +213,7 @@ final class UtteranceRenderSource: RenderSource {
     private func start(_ job: SynthesisJob, settings: Settings) {
         var request = ttsUtterance(for: job.utterance, settings: settings)
         request.text = job.spokenText
-        engine.synthesize(request, cancellation: job.cancellation, onChunk: nil) { job.complete($0) }
+        engine.synthesize(request, cancellation: job.cancellation, onChunk: { job.receive($0) }) { job.complete($0) }
     }
 
     /// Readium's voice rule: the chosen voice speaks the main language (and its own); text marked in

@@ -121,7 +121,9 @@ struct ESpeakSynthesisTests {
             engine.synthesize(
                 TTSUtterance(text: "Chunks, then the whole utterance.", voiceOrLanguage: .language(Language(code: "en"))),
                 cancellation: TTSCancellation(),
-                onChunk: { chunk in
+                onChunk: { [format = engine.format] chunk in
+                    // The format comes with every chunk: a consumer plays it before the utterance is complete.
+                    #expect(chunk.format == format)
                     collected.withLock {
                         #expect(Int64($0.samples.count) == chunk.startFrame)
                         $0.samples += chunk.samples

@@ -19,12 +19,13 @@ extension PublicationSpeechSynthesizer {
         while !renderThreadIsPast(source), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 
-    /// Plans from the start and opens its first `count` utterances as the render thread does (waiting
-    /// for their synthesis), with no report; returns their indices.
+    /// Plans from the start and opens its first `count` utterances as the render thread does, reading
+    /// each to its end (so its synthesis ended and its words are known), with no report; returns
+    /// their indices.
     func openFirstUtterances(_ count: Int) throws -> [Int] {
         let base = try plan(from: nil).item
         let items = Array(base..<(base + count))
-        for item in items { _ = try source.openItem(at: item) }
+        for item in items { _ = try UtteranceRenderSourceTests.frames(of: source.openItem(at: item)) }
         return items
     }
 

@@ -118,6 +118,18 @@ struct EPUBPackageFixtureTests {
         #expect(messages.contains { $0.contains("names no manifest item") })
     }
 
+    @Test(arguments: ["2020", "2020-05", "2020-05-01", "2020-05-01T10:30", "2020-05-01T10:30Z", "2020-05-01T10:30:15",
+                      "2020-05-01T10:30:15.250Z", "2020-05-01T10:30:15+02:00", "2020-05-01T10:30-0500"])
+    func iso8601DatesAreRecognized(_ date: String) {
+        #expect(EPUBMetadataParser.isISO8601(date))
+    }
+
+    @Test(arguments: ["", "yesterday", "20", "2020-5", "2020-05-1", "2020/05/01", "2020-05-01T10", "2020-05-01T10:30:1",
+                      "2020-05-01T10:30:15.", "2020-05-01T10:30+2", "2020-05-01T10:30Zx", "2020-05-01 ", "٢٠٢٠"])
+    func otherDatesAreNot(_ date: String) {
+        #expect(!EPUBMetadataParser.isISO8601(date))
+    }
+
     @Test func billionLaughsInThePackageDocumentIsRefused() {
         let opf = """
             <?xml version="1.0"?><!DOCTYPE package [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>

@@ -106,7 +106,7 @@ public final class PiperEngine: TTSEngine {
         let rate = utterance.rate.isFinite && utterance.rate > 0 ? utterance.rate : 1
         let text = utterance.text
         let format = format
-        let assembly = PiperUtteranceAssembly(text: text, pitch: utterance.pitch, sampleRate: format.sampleRate, onChunk: onChunk)
+        let assembly = PiperUtteranceAssembly(text: text, pitch: utterance.pitch, format: format, onChunk: onChunk)
         worker.speak(text, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled },
                      onMessage: { assembly.receive($0) }) { result in
             if cancellation.isCancelled {

@@ -6,12 +6,13 @@ import ReadiumNavigator
 /// Each piece goes out at once as a `TTSAudioChunk` with the words that start in it, so a listener can
 /// hear the first piece while the next is synthesized; the chunks laid end to end are the utterance's
 /// PCM. With a pitch other than 1 the whole utterance is shifted by libsonic at the end and goes out as
-/// one chunk (sonic shifts a whole signal; its length changes slightly). Used on the Piper worker's
+/// one chunk (sonic shifts a whole signal; its length changes slightly). Every chunk says its format,
+/// so the player starts the utterance from its first piece. Used on the Piper worker's
 /// thread only (one message after the other), hence `@unchecked Sendable`.
 final class PiperUtteranceAssembly: @unchecked Sendable {
     private let text: String
     private let pitch: Double
-    private let sampleRate: Int
+    private let format: PCMFormat
     private let onChunk: (@Sendable (TTSAudioChunk) -> Void)?
     private var sounds: [Int] = []
     private var timeline: PiperWordTimeline
@@ -20,10 +21,10 @@ final class PiperUtteranceAssembly: @unchecked Sendable {
     /// Without their samples: kept to place the words again after a pitch shift.
     private var pieces: [PiperWorker.Piece] = []
 
-    init(text: String, pitch: Double, sampleRate: Int, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
+    init(text: String, pitch: Double, format: PCMFormat, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
         self.text = text
         self.pitch = pitch
-        self.sampleRate = sampleRate
+        self.format = format
         self.onChunk = onChunk
         timeline = PiperWordTimeline(text: text, sounds: [])
     }
@@ -44,7 +45,7 @@ final class PiperUtteranceAssembly: @unchecked Sendable {
             }
             let words = timeline.boundaries(groups: piece.groups, covering: piece.groupCount, in: piece.frames)
             boundaries.append(contentsOf: words)
-            onChunk?(TTSAudioChunk(samples: piece.samples, startFrame: piece.startFrame, wordBoundaries: words))
+            onChunk?(TTSAudioChunk(samples: piece.samples, startFrame: piece.startFrame, wordBoundaries: words, format: format))
         }
     }
 
@@ -52,7 +53,7 @@ final class PiperUtteranceAssembly: @unchecked Sendable {
     /// as the chunks' laid end to end.
     func finish() -> (samples: [Float], wordBoundaries: [TTSWordBoundary]) {
         guard shiftsPitch else { return (samples, boundaries) }
-        let shifted = PiperPitchShift.apply(samples, pitch: pitch, sampleRate: sampleRate)
+        let shifted = PiperPitchShift.apply(samples, pitch: pitch, sampleRate: format.sampleRate)
         let scale = Double(shifted.count) / Double(max(samples.count, 1))
         let total = Int64(shifted.count)
         func scaled(_ frame: Int64) -> Int64 { min(Int64(Double(frame) * scale), total) }
@@ -64,7 +65,7 @@ final class PiperUtteranceAssembly: @unchecked Sendable {
             let groups = piece.groups.map { scaled($0.lowerBound)..<max(scaled($0.lowerBound), scaled($0.upperBound)) }
             words.append(contentsOf: placed.boundaries(groups: groups, covering: piece.groupCount, in: start..<end))
         }
-        onChunk?(TTSAudioChunk(samples: shifted, startFrame: 0, wordBoundaries: words))
+        onChunk?(TTSAudioChunk(samples: shifted, startFrame: 0, wordBoundaries: words, format: format))
         return (shifted, words)
     }
 }

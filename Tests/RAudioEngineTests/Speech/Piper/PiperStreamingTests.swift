@@ -45,6 +45,8 @@ struct PiperStreamingTests {
         var frame: Int64 = 0
         for chunk in streamed.chunks {
             #expect(chunk.startFrame == frame, "chunks follow each other without gap or overlap")
+            // Without its format a chunk cannot be played before the utterance is complete.
+            #expect(chunk.format == spoken.format, "each chunk says the utterance's format")
             for boundary in chunk.wordBoundaries {
                 #expect(boundary.startFrame >= chunk.startFrame && boundary.startFrame < chunk.startFrame + Int64(chunk.samples.count),
                         "\"\(text[boundary.range])\" at \(boundary.startFrame) outside its chunk \(chunk.startFrame)+\(chunk.samples.count)")
