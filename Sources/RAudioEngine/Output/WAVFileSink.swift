@@ -80,10 +80,7 @@ public final class WAVFileSink: AudioSink {
         var offset = 0
         while offset < samples.count {
             let count = min(convertedCapacity, samples.count - offset)
-            for index in 0..<count {
-                let sample = min(max(samples[offset + index], -1), 1)
-                converted[index] = Int16((sample * 32767).rounded())
-            }
+            for index in 0..<count { converted[index] = Self.pcm16(samples[offset + index]) }
             try writeAll(UnsafeRawBufferPointer(start: converted, count: count * 2))
             offset += count
         }
