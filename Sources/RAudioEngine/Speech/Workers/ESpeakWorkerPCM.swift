@@ -56,15 +56,15 @@ extension PiperPipeReader {
     func readPCM16Samples(_ count: Int, volume: Double) -> [Float]? {
         let scale = Float(max(0, volume)) / 32768
         var samples = PCMSampleBufferPool.speech.take(minimumCapacity: count)
-        samples.append(contentsOf: repeatElement(0, count: count))
-        let complete = samples.withUnsafeMutableBufferPointer { destination in
-            withUnsafeTemporaryAllocation(of: Int16.self, capacity: ESpeakWorkerPCM.chunkSamples) { chunk -> Bool in
-                var offset = 0
-                while offset < count {
-                    let length = min(ESpeakWorkerPCM.chunkSamples, count - offset)
+        // Widened into a chunk on the stack and appended from there: appending `count` zeros first
+        // (generic, element by element) cost more than the conversion itself.
+        let complete = withUnsafeTemporaryAllocation(of: Int16.self, capacity: ESpeakWorkerPCM.chunkSamples) { chunk -> Bool in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: ESpeakWorkerPCM.chunkSamples) { widened -> Bool in
+                while samples.count < count {
+                    let length = min(ESpeakWorkerPCM.chunkSamples, count - samples.count)
                     guard read(into: UnsafeMutableRawBufferPointer(start: chunk.baseAddress, count: length * 2)) else { return false }
-                    ESpeakWorkerPCM.widen(chunk.baseAddress!, to: destination.baseAddress! + offset, count: length, scale: scale)
-                    offset += length
+                    ESpeakWorkerPCM.widen(chunk.baseAddress!, to: widened.baseAddress!, count: length, scale: scale)
+                    samples.append(contentsOf: UnsafeBufferPointer(rebasing: widened[..<length]))
                 }
                 return true
             }
