@@ -102,10 +102,11 @@ struct SpeakJobsTests {
     }
 
     @Test func aKilledWorkerIsWarnedAboutAndTheRestIsSpoken() throws {
-        // Ten minutes of audio rendered unpaced: seconds, long enough to kill a worker in the middle.
+        // An hour of audio rendered unpaced: seconds, long enough to kill a worker in the middle (ten
+        // minutes could end before the kill once the workers were pipelined).
         let book = try Corpus.file("epub/idpf-epub3-samples/childrens-literature.epub").path
         let running = try RunningProcess(ProcessRunner.raudioExecutable,
-                                         ["speak", book, "--output", "null", "--duration", "600", "--jobs", "2"])
+                                         ["speak", book, "--output", "null", "--duration", "3600", "--jobs", "2", "--no-state"])
         #expect(running.waitForLine(timeout: 30) { $0.contains("\"type\":\"utterance\"") })
         let workers = Self.workers(of: running.process.processIdentifier)
         #expect(workers.count == 2, "\(workers)")

@@ -80,10 +80,11 @@ public final class WAVFileSink: AudioSink {
         var offset = 0
         while offset < samples.count {
             let count = min(convertedCapacity, samples.count - offset)
-            for index in 0..<count {
-                let sample = min(max(samples[offset + index], -1), 1)
-                converted[index] = Int16((sample * 32767).rounded())
-            }
+            // Locals, not the stored pointer: a store through `converted` could change `self.converted`
+            // as far as the compiler knows, which keeps the loop from being vectorized.
+            let source = UnsafeBufferPointer(rebasing: samples[offset..<offset + count])
+            let destination = converted
+            for index in 0..<count { destination[index] = Self.pcm16(source[index]) }
             try writeAll(UnsafeRawBufferPointer(start: converted, count: count * 2))
             offset += count
         }

@@ -44,6 +44,26 @@ import Testing
         #expect(first == [32767, -32767, 16384, 0, -8192, 0])
     }
 
+    @Test func samplesAreRoundedToTheNearest16BitValueWithTiesAwayFromZero() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("rounding.wav")
+        let sink = try WAVFileSink(url: target)
+        try sink.open(format: PCMFormat(sampleRate: 22_050, channelCount: 1))
+        // eSpeak NG's samples at three volumes, exact halves between two 16-bit values, and values past ±1.
+        var samples: [Float] = []
+        for volume: Float in [1, 0.8, 1.3] { samples += (-32768...32767).map { Float($0) * (volume / 32768) } }
+        samples += (-40...40).map { (Float($0) + 0.5) / 32767 } + [2, -2, 1, -1, 0, -0.0, .leastNonzeroMagnitude]
+        try samples.withUnsafeBufferPointer { try sink.write($0) }
+        try sink.close()
+        let data = try Data(contentsOf: target)
+        let written = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let expected = samples.map { Int16((min(max($0, -1), 1) * 32767).rounded(.toNearestOrAwayFromZero)) }
+        #expect(written.count == expected.count)
+        let differing = zip(written, expected).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, "\(differing.count) differ, first \(differing.prefix(3).map { "\(samples[$0.offset]): \($0.element)" })")
+    }
+
     @Test func anotherFormatAfterOpenIsRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -139,6 +139,38 @@ import Testing
         #expect(successor != victim)
     }
 
+    @Test func requestsPipelinedBehindAKilledWorkersUtteranceAreSpokenByItsSuccessorInOrder() throws {
+        let pool = try Self.makePool(workers: 1)
+        defer { pool.close() }
+        let texts = (1...6).map { "Sentence number \($0) is spoken in its turn, after the one before it and before the next." }
+        let finished = Locked<[(index: Int, result: Result<SynthesizedUtterance, TTSError>)]>([])
+        let first = DispatchSemaphore(value: 0), all = DispatchSemaphore(value: 0)
+        // All six queued at once: the worker has the next requests in its stdin while it speaks one.
+        for (index, text) in texts.enumerated() {
+            pool.synthesize(TTSUtterance(text: text, voiceOrLanguage: .language(Language(code: "en"))), cancellation: TTSCancellation(), onChunk: nil) { result in
+                finished.withLock { $0.append((index, result)) }
+                if index == 0 { first.signal() }
+                all.signal()
+            }
+        }
+        #expect(first.wait(timeout: .now() + 30) == .success)
+        let victim = try #require(pool.workerProcessIdentifiers.first)
+        kill(victim, SIGKILL)
+        for _ in texts { #expect(all.wait(timeout: .now() + 60) == .success) }
+        let results = finished.withLock { $0 }
+        #expect(results.map(\.index) == Array(texts.indices), "completed in the order asked")
+        let failures = results.compactMap { entry -> TTSError? in
+            if case .failure(let error) = entry.result { return error }
+            return nil
+        }
+        #expect(failures.count == 1, "\(failures.map(\.message))")
+        #expect(failures.allSatisfy { $0.code == .synthesisFailed && $0.message.contains("eSpeak NG worker 1") })
+        for case (let index, .success(let spoken)) in results {
+            #expect(spoken.text == texts[index] && spoken.frameCount > 22050, "\(index): \(spoken.text)")
+        }
+        #expect(pool.workerProcessIdentifiers.first.map { $0 != victim } == true)
+    }
+
     @Test func aWorkerThatCannotStartFailsEveryUtteranceAtOnce() async throws {
         let pool = try Self.makePool(workers: 2, executable: URL(fileURLWithPath: "/bin/false"))
         defer { pool.close() }

@@ -34,30 +34,34 @@ final class PiperPipeReader: @unchecked Sendable {
     /// The samples go into a buffer of `PCMSampleBufferPool.speech` (memory an earlier utterance played
     /// from, no fresh pages to fault in); what is not buffered yet is read straight into it.
     func readSamples(_ count: Int) -> [Float]? {
-        let byteCount = count * 4
-        let buffered = min(buffer.count - start, byteCount)
         var samples = PCMSampleBufferPool.speech.take(minimumCapacity: count)
         samples.append(contentsOf: repeatElement(0, count: count))
-        let complete = samples.withUnsafeMutableBytes { destination -> Bool in
-            guard let base = destination.baseAddress else { return true }
-            if buffered > 0 {
-                buffer.withUnsafeBytes { source in base.copyMemory(from: source.baseAddress! + start, byteCount: buffered) }
-            }
-            var filled = buffered
-            while filled < byteCount {
-                let read = Foundation.read(descriptor, base + filled, byteCount - filled)
-                if read > 0 {
-                    filled += read
-                } else if read < 0, errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
-        start += buffered
+        let complete = samples.withUnsafeMutableBytes { read(into: $0) }
         return complete ? samples : nil
+    }
+
+    /// Fills `destination` with the next bytes: those buffered first, the rest read straight into it.
+    /// False when the pipe ends first.
+    func read(into destination: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let base = destination.baseAddress else { return true }
+        let byteCount = destination.count
+        let buffered = min(buffer.count - start, byteCount)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { source in base.copyMemory(from: source.baseAddress! + start, byteCount: buffered) }
+            start += buffered
+        }
+        var filled = buffered
+        while filled < byteCount {
+            let read = Foundation.read(descriptor, base + filled, byteCount - filled)
+            if read > 0 {
+                filled += read
+            } else if read < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     /// Reads more bytes; false at end of file or on an error other than EINTR.

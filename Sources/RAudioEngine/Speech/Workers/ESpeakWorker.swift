@@ -8,9 +8,14 @@ import ReadiumShared
 /// ("raudio.espeak-worker") that talks to it, serving its utterances one after the other in the
 /// order they were handed to it.
 ///
+/// Requests are pipelined: up to `pipelineDepth` of them wait in the process's stdin, so it starts the
+/// next utterance as soon as it has written an answer instead of waiting for this thread to read that
+/// answer, complete it and send another request. The answers come back in the order of the requests.
+///
 /// The process is started with the thread and started again, for the next utterance, after it died:
 /// the utterance it was speaking fails with `.synthesisFailed` quoting how it ended and its stderr, so
-/// the synthesizer warns and goes on. Completions run on this thread.
+/// the synthesizer warns and goes on; the requests sent behind it are sent again to its successor.
+/// Completions run on this thread.
 final class ESpeakWorker: Sendable {
     private struct Job: Sendable {
         var utterance: TTSUtterance
@@ -44,16 +49,23 @@ final class ESpeakWorker: Sendable {
         self.voices = voices
         let thread = Thread { [self] in
             _ = try? running()
+            var sent: [SentJob] = []
             while true {
+                topUp: while sent.count < Self.pipelineDepth, let job = nextJob() {
+                    switch send(job, behind: sent) {
+                    case .sent(let request): sent.append(request)
+                    case .completed: continue
+                    case .putBack: break topUp
+                    }
+                }
+                if !sent.isEmpty {
+                    receive(sent.removeFirst(), behind: &sent)
+                    continue
+                }
+                if queue.jobs.withLock({ $0.isClosed && $0.pending.isEmpty }) { break }
+                // One signal per job queued (or for close): jobs taken before their signal was
+                // consumed only make a later wait return at once, and the loop looks again.
                 queue.wakeUp.wait()
-                let (job, isClosed) = queue.jobs.withLock { state -> (Job?, Bool) in
-                    (state.pending.isEmpty ? nil : state.pending.removeFirst(), state.isClosed)
-                }
-                if let job {
-                    serve(job)
-                } else if isClosed {
-                    break
-                }
             }
             current.withLock { $0 }?.stop()
             finished.signal()
@@ -119,29 +131,91 @@ final class ESpeakWorker: Sendable {
         }
     }
 
-    /// Speaks one job on this thread and completes it.
-    private func serve(_ job: Job) {
-        guard !job.cancellation.isCancelled else { return job.completion(.failure(cancelled(job.utterance))) }
-        let result: Result<SynthesizedUtterance, TTSError>
-        do throws(TTSError) {
-            result = .success(try exchange(job.utterance, with: try running()))
-        } catch {
-            result = .failure(error)
-        }
-        // A cancelled utterance's answer is read (the pipe stays in step) and thrown away.
-        job.completion(job.cancellation.isCancelled ? .failure(cancelled(job.utterance)) : result)
+    /// How many requests may wait in the process's stdin, the one it speaks included: two keep it busy
+    /// while this thread reads the previous answer; more would only be lost work on a seek.
+    static let pipelineDepth = 2
+
+    /// The longest request (bytes) sent while another is unanswered: well under a pipe's 64 KB.
+    static let pipelinedRequestLimit = 16_384
+
+    /// A job whose request was written to `process`.
+    private struct SentJob {
+        var job: Job
+        var process: ESpeakWorkerProcess
     }
 
-    /// Sends the request and reads the answer; a dead or confused worker is forgotten (the next
-    /// utterance starts another) and the utterance fails with what became of it.
+    /// The oldest queued job, nil when none is queued.
+    private func nextJob() -> Job? {
+        queue.jobs.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+    }
+
+    /// What became of a job handed to `send`.
+    private enum Sending {
+        case sent(SentJob)
+        /// Completed instead: cancelled before it was sent, or the worker could not take it.
+        case completed
+        /// Queued again at the front, to be sent once the earlier requests are answered: it is long,
+        /// or the process died with them unanswered (reading them fails the one it was speaking and
+        /// starts its successor).
+        case putBack
+    }
+
+    /// Writes `job`'s request to the process (started if there is none); `sent` are the requests
+    /// written before it, answers not read yet.
+    private func send(_ job: Job, behind sent: [SentJob]) -> Sending {
+        guard !job.cancellation.isCancelled else {
+            job.completion(.failure(cancelled(job.utterance)))
+            return .completed
+        }
+        do throws(TTSError) {
+            let process = try running()
+            let request = ESpeakWorkerMessage.request(for: job.utterance)
+            // A long request waits until the worker is idle: written behind another, it could fill the
+            // stdin pipe while the worker waits for this thread to read its answer.
+            if !sent.isEmpty, request.utf8.count > Self.pipelinedRequestLimit {
+                queue.jobs.withLock { $0.pending.insert(job, at: 0) }
+                return .putBack
+            }
+            if process.send(request) { return .sent(SentJob(job: job, process: process)) }
+            if sent.contains(where: { $0.process === process }) {
+                queue.jobs.withLock { $0.pending.insert(job, at: 0) }
+                return .putBack
+            }
+            throw died(process, while: "receiving \"\(job.utterance.text.prefix(40))\"")
+        } catch {
+            job.completion(.failure(error))
+            return .completed
+        }
+    }
+
+    /// Reads the answer to `request` and completes its job. When the process died or broke the
+    /// protocol, the requests `behind` it that went to the same process are queued again at the front
+    /// (in order), for the process started next.
+    private func receive(_ request: SentJob, behind: inout [SentJob]) {
+        let result: Result<SynthesizedUtterance, TTSError>
+        do throws(TTSError) {
+            result = .success(try exchange(request.job.utterance, with: request.process))
+        } catch {
+            result = .failure(error)
+            if current.withLock({ $0 !== request.process }) {
+                let orphans = behind.filter { $0.process === request.process }.map(\.job)
+                behind.removeAll { $0.process === request.process }
+                queue.jobs.withLock { $0.pending.insert(contentsOf: orphans, at: 0) }
+            }
+        }
+        // A cancelled utterance's answer is read (the pipe stays in step) and thrown away.
+        request.job.completion(request.job.cancellation.isCancelled ? .failure(cancelled(request.job.utterance)) : result)
+    }
+
+    /// Reads the answer to `utterance`, whose request was sent; a dead or confused worker is forgotten
+    /// (the next utterance starts another) and the utterance fails with what became of it.
     private func exchange(_ utterance: TTSUtterance, with process: ESpeakWorkerProcess) throws(TTSError) -> SynthesizedUtterance {
         let quoted = "\"\(utterance.text.prefix(40))\""
-        guard process.send(ESpeakWorkerMessage.request(for: utterance)) else { throw died(process, while: "receiving \(quoted)") }
         guard let line = process.reader.readLine() else { throw died(process, while: "speaking \(quoted)") }
         guard let header = ESpeakWorkerMessage.parseAnswerHeader(line) else {
             throw died(process, while: "speaking \(quoted)", broke: "answered \"\(line.prefix(120))\"")
         }
-        guard let samples = process.reader.readSamples(header.sampleCount) else { throw died(process, while: "sending the audio of \(quoted)") }
+        guard let samples = process.reader.readPCM16Samples(header.sampleCount, volume: utterance.volume) else { throw died(process, while: "sending the audio of \(quoted)") }
         if let error = header.error { throw error }
         guard let boundaries = ESpeakWorkerMessage.wordBoundaries(of: header, in: utterance.text, frameCount: Int64(samples.count)) else {
             throw died(process, while: "speaking \(quoted)", broke: "gave words outside the text or the audio")

@@ -9,7 +9,8 @@ import ReadiumShared
 ///   `"pitch"` and `"volume"`, the `TTSUtterance`'s multipliers.
 /// - Answer: a JSON header line `{"samples": N, "voice": ID, "warning": W, "words": [[from, to, frame], ...]}`
 ///   (word ranges as UTF-8 offsets into the request's text, each word's first frame in the PCM), then N
-///   Float32 samples in the machine's byte order (the worker is the same binary on the same machine);
+///   Int16 samples, eSpeak NG's own at volume 1, in the machine's byte order (the worker is the same
+///   binary on the same machine; `ESpeakWorkerPCM`: raudio applies the request's volume as it reads them);
 ///   a failure is `{"samples": 0, "error": MESSAGE, "code": TTSError.Code, "status": N}`.
 ///
 /// Pure functions, no I/O: any thread.

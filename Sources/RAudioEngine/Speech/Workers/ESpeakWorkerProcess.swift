@@ -30,6 +30,10 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         } catch {
             throw TTSError(.engineUnavailable, message: "\(executable.path): cannot start \(name) (\(error))")
         }
+        // A pipe of 1 MB (`F_SETPIPE_SZ`, Linux's 1031; the default limit for unprivileged processes)
+        // holds a whole answer of most utterances: the worker writes it and goes on to the next
+        // request without waiting for this side to read. A refusal leaves the default 64 KB.
+        _ = fcntl(stdout.fileHandleForReading.fileDescriptor, 1031, Int32(1 << 20))
         self.process = process
         pipes = [stdin, stdout, stderr]
         input = stdin.fileHandleForWriting

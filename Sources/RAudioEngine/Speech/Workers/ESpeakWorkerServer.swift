@@ -27,10 +27,13 @@ public enum ESpeakWorkerServer {
         guard writeAll(output, Array((ESpeakWorkerMessage.ready(sampleRate: engine.format.sampleRate) + "\n").utf8)) else { return 0 }
         let reader = PiperPipeReader(descriptor: input)
         while let line = reader.readLine() {
-            guard let utterance = ESpeakWorkerMessage.parseRequest(line) else {
+            // Spoken at volume 1: the answer carries eSpeak NG's own 16-bit samples, and raudio applies
+            // the volume as it reads them (`ESpeakWorkerPCM`).
+            guard var utterance = ESpeakWorkerMessage.parseRequest(line) else {
                 guard writeAll(output, Array((ESpeakWorkerMessage.badRequest(line) + "\n").utf8)) else { return 0 }
                 continue
             }
+            utterance.volume = 1
             let result: Result<SynthesizedUtterance, TTSError>
             do {
                 result = .success(try engine.synthesizeBlocking(utterance))
@@ -39,7 +42,7 @@ public enum ESpeakWorkerServer {
             }
             guard writeAll(output, Array((ESpeakWorkerMessage.answerHeader(for: result) + "\n").utf8)) else { return 0 }
             if case .success(let spoken) = result {
-                let written = spoken.samples.withUnsafeBytes { writeAll(output, $0) }
+                let written = ESpeakWorkerPCM.write(spoken.samples) { writeAll(output, $0) }
                 PCMSampleBufferPool.speech.recycle(spoken.samples)
                 guard written else { return 0 }
             }
