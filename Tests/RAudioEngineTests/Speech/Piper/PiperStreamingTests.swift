@@ -70,13 +70,13 @@ struct PiperStreamingTests {
         }
         #expect(streamed.completionTime - streamed.chunkTimes[0] > .milliseconds(50))
         // Every word starts inside sound, not in a pause (the pieces' words were placed on their own samples):
-        // above a tenth of the utterance's level (pauses are under a twentieth; unstressed "of" and "to"
-        // measured 0.13-0.16 of it).
+        // above 0.06 of the utterance's level (pauses are under a twentieth; unstressed "of" and "to" measured
+        // 0.08-0.16 of it: the voice's noise makes each rendering differ, and 0.1 failed twice in a day).
         let samples = streamed.spoken.samples
         let overall = PiperTesting.rms(samples, 0..<samples.count)
         for boundary in streamed.spoken.wordBoundaries {
             let frame = Int(boundary.startFrame)
-            #expect(PiperTesting.rms(samples, frame..<frame + 22050 * 12 / 100) > overall * 0.1, "\"\(Self.longText[boundary.range])\" at \(frame)")
+            #expect(PiperTesting.rms(samples, frame..<frame + 22050 * 12 / 100) > overall * 0.06, "\"\(Self.longText[boundary.range])\" at \(frame): \(PiperTesting.rms(samples, frame..<frame + 22050 * 12 / 100) / overall) of the level")
         }
     }
 
