@@ -15,7 +15,14 @@ extension WAVFileSink {
         // A tie rounded down goes up instead: ties away from zero, as `rounded()`.
         if rounded - magnitude == -0.5 { rounded += 1 }
         let signed = scaled < 0 ? -rounded : rounded
-        // 1.5 * 2^23 + n has the two's complement of n in its low mantissa bits (|n| ≤ 32767).
-        return Int16(truncatingIfNeeded: (signed + 12_582_912).bitPattern)
+        return int16(wholeNumber: signed)
     }
+}
+
+/// `value`, a whole number in -32768...32767 held in a Float, as Int16 without the range check of
+/// `Int16(_:)`, which keeps a conversion loop from being vectorized: 1.5 * 2^23 + n has the two's
+/// complement of n in its low mantissa bits. Shared by the WAV writer and the eSpeak NG workers' pipe.
+@inline(__always)
+func int16(wholeNumber value: Float) -> Int16 {
+    Int16(truncatingIfNeeded: (value + 12_582_912).bitPattern)
 }

@@ -39,13 +39,11 @@ enum ESpeakWorkerPCM {
         for index in 0..<count { destination[index] = Float(source[index]) * scale }
     }
 
-    /// `sample * 32768` as Int16 (exact for eSpeak NG's samples; clamped to the 16-bit range), without
-    /// the range check of `Int16(_:)` that keeps the loop from being vectorized: 1.5 * 2^23 + n has the
-    /// two's complement of n in its low mantissa bits.
+    /// `sample * 32768` as Int16 (exact for eSpeak NG's samples; clamped to the 16-bit range), in a form
+    /// the compiler vectorizes (`int16(wholeNumber:)`).
     @inline(__always)
     static func int16(_ sample: Float) -> Int16 {
-        let scaled = min(max(sample * 32768, -32768), 32767)
-        return Int16(truncatingIfNeeded: (scaled + 12_582_912).bitPattern)
+        RAudioEngine.int16(wholeNumber: min(max(sample * 32768, -32768), 32767))
     }
 }
 
