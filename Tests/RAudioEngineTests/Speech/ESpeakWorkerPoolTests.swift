@@ -107,8 +107,10 @@ import Testing
         let local = try SpeechTesting.speak(text, language: "fr")
         #expect(french.voice == local.voice)
         #expect(SpeechTesting.words(of: french) == SpeechTesting.words(of: local))
-        // eSpeak NG's state makes two syntheses differ by a few milliseconds, never by more.
-        #expect(abs(french.frameCount - local.frameCount) < 22050 / 20, "\(french.frameCount) vs \(local.frameCount)")
+        // eSpeak NG keeps state between syntheses (what it spoke before in that process), so two renderings of the
+        // same text differ by some tens of milliseconds (53 ms seen under ThreadSanitizer in CI); a different rate or
+        // voice changes this 3-second sentence by far more than 100 ms.
+        #expect(abs(french.frameCount - local.frameCount) < 22050 / 10, "\(french.frameCount) vs \(local.frameCount)")
         let fast = try await pool.synthesize(TTSUtterance(text: text, voiceOrLanguage: .language(Language(code: "fr")), rate: 2))
         #expect(Double(fast.frameCount) < Double(french.frameCount) * 0.7)
         let unknown = try await pool.synthesize(TTSUtterance(text: "Hello there.", voiceOrLanguage: .language(Language(code: "tlh"))))
