@@ -23,10 +23,11 @@ talks to it over its standard input and output:
 The model is patched once to output its phoneme durations (piper.patch_voice_with_alignment) and the
 patched copy cached in $XDG_CACHE_HOME/raudio/piper, so later loads need neither onnx nor the patch;
 beside it ONNX Runtime's optimized form of that model (ORT format, for this ONNX Runtime version and
-CPU), which later loads read without optimizing the graph again. A cached file that does not load is
+CPU), which later loads map without optimizing the graph again. A cached file that does not load is
 made again. Stderr is for people (raudio keeps its last lines for error messages).
 """
 
+import gc
 import hashlib
 import json
 import os
@@ -125,7 +126,10 @@ def open_session(onnxruntime, path, voice_name):
     optimized = cache_directory() / f"{voice_name}-{file_key(path, onnxruntime.__version__, cpu_signature())}.ort"
     if optimized.exists():
         options = session_options(onnxruntime, levels.ORT_DISABLE_ALL)
-        # The weights stay in the file's bytes, read once, instead of being copied into tensors.
+        # The file is mapped, not read into memory, and the weights used where they are in it, not copied
+        # into tensors: the session is made in about half the CPU time (no 60 MB copy, no page faults on
+        # fresh memory). The cache is only ever replaced whole (os.replace), never rewritten in place.
+        options.add_session_config_entry("session.use_memory_mapped_ort_model", "1")
         options.add_session_config_entry("session.use_ort_model_bytes_directly", "1")
         options.add_session_config_entry("session.use_ort_model_bytes_for_initializers", "1")
         try:
@@ -159,7 +163,26 @@ def open_session(onnxruntime, path, voice_name):
 
 
 def load_voice(model_path, config_path):
-    import onnxruntime
+    """The voice, its ONNX Runtime session made on a thread of its own: ONNX Runtime releases the GIL while
+    it loads the model, so meanwhile this thread imports piper, reads the config and warms the phonemizer
+    (eSpeak NG loads its data on first use: now, not during the first utterance)."""
+    loading = {}
+    imported = threading.Event()
+
+    def make_session():
+        try:
+            import onnxruntime
+            imported.set()
+            path = cached_model_with_alignments(model_path)
+            loading["session"] = open_session(onnxruntime, path, model_path.stem)
+        except Exception as error:  # onnx's or ONNX Runtime's own errors for a truncated or foreign file
+            loading["error"] = error
+        finally:
+            imported.set()
+
+    thread = threading.Thread(target=make_session, daemon=True)
+    thread.start()
+    imported.wait()  # onnxruntime (and numpy) first: the session waits for them, the rest does not
     from piper import PiperVoice
     from piper.config import PiperConfig
 
@@ -167,27 +190,17 @@ def load_voice(model_path, config_path):
         with open(config_path, "r", encoding="utf-8") as file:
             config = PiperConfig.from_dict(json.load(file))
     except (OSError, ValueError, KeyError, TypeError) as error:
+        thread.join()  # not exiting while ONNX Runtime is still loading on the other thread
         fail_startup(f"not a Piper voice config ({error.__class__.__name__}: {error})", config_path)
     try:
-        path = cached_model_with_alignments(model_path)
-    except Exception as error:  # onnx's own errors for a truncated or foreign file
-        fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
-    # eSpeak NG's phonemizer loads its data on first use: meanwhile, not during the first utterance.
-    warm = threading.Thread(target=warm_phonemizer, args=(PiperVoice, config), daemon=True)
-    warm.start()
-    try:
-        session = open_session(onnxruntime, path, model_path.stem)
-    except Exception as error:
-        fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
-    warm.join()
-    return PiperVoice(session=session, config=config)
-
-
-def warm_phonemizer(voice_type, config):
-    try:
-        voice_type(session=None, config=config).phonemize("a")
+        PiperVoice(session=None, config=config).phonemize("a")
     except Exception:  # the first utterance will say what is wrong
         pass
+    thread.join()
+    if "error" in loading:
+        error = loading["error"]
+        fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
+    return PiperVoice(session=loading["session"], config=config)
 
 
 def cut(phonemes, start, limit):
@@ -304,9 +317,13 @@ def main():
     for path in (model_path, config_path):
         if not path.is_file():
             fail_startup("no such file", path)
+    # numpy's OpenBLAS would start a thread per core at import; the worker does no linear algebra with it.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    gc.disable()  # nothing to collect while modules load: the garbage collector would only walk them
+    voice = load_voice(model_path, config_path)
+    gc.enable()
     import numpy as np
 
-    voice = load_voice(model_path, config_path)
     reply({"ready": True, "sample_rate": voice.config.sample_rate})
     for line in sys.stdin.buffer:
         try:

@@ -149,6 +149,30 @@ struct PiperEngineTests {
         #expect(catalog.problems.contains { $0.message.contains("en_US-broken-medium.onnx.json") })
     }
 
+    @Test func aConfigPiperCannotReadIsABadVoiceNamingTheConfigWhileTheModelLoads() throws {
+        // JSON with a sample rate and a phoneme map (raudio's catalog takes it) but no num_symbols: piper's own
+        // reading of it fails in the worker while ONNX Runtime loads the real model on the worker's other
+        // thread (the model under its own name, so that the cached patched and optimized copies serve).
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-piper-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try PiperTesting.modelFile()
+        let model = folder.appendingPathComponent(good.model.lastPathComponent)
+        try FileManager.default.createSymbolicLink(at: model, withDestinationURL: good.model)
+        let config = URL(fileURLWithPath: model.path + ".json")
+        try Data("{\"audio\": {\"sample_rate\": 22050}, \"phoneme_id_map\": {\"a\": [1]}}".utf8).write(to: config)
+        let voice = try PiperVoiceFile(model: model)
+        let runtime = try #require(PiperRuntime.find())
+        let started = Date()
+        #expect {
+            _ = try PiperEngine(voice: voice, runtime: runtime)
+        } throws: { error in
+            guard let error = error as? PiperError else { return false }
+            return error.code == .badVoice && error.message.contains(config.path) && error.message.contains("num_symbols")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
     @Test func anUnknownVoiceIsReportedAsSuch() {
         #expect {
             _ = try PiperEngine.load(named: "xx_XX-nobody-medium")

@@ -73,6 +73,24 @@ struct PiperModelCacheTests {
         #expect(try Self.optimizedModels(in: cache).first?.size == made[0].size)
     }
 
+    @Test func theCachedOptimizedModelIsMappedNotReadIntoMemory() async throws {
+        let cache = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let environment = ["XDG_CACHE_HOME": cache.path]
+        do {
+            let engine = try Self.engine(environment: environment)  // the first load makes the optimized model
+            _ = try await Self.speak("Made.", on: engine)
+        }
+        let made = try Self.optimizedModels(in: cache)
+        try #require(made.count == 1, "one optimized model in \(cache.path)/raudio/piper")
+        let engine = try Self.engine(environment: environment)
+        #expect(try await Self.speak("The mapped model speaks.", on: engine).wordBoundaries.count == 4)
+        // The worker reads its weights from the file's pages (shared with the page cache), not from a copy.
+        let maps = try String(contentsOfFile: "/proc/\(engine.workerProcessIdentifier)/maps", encoding: .utf8)
+        #expect(maps.split(separator: "\n").contains { $0.hasSuffix(made[0].url.path) },
+                "\(made[0].url.lastPathComponent) among the worker's mappings")
+    }
+
     @Test func theMemorySettingsAndTheOptimizedModelChangeNeitherTheSamplesNorTheWordTiming() async throws {
         // Without the model's noise the same text gives the same samples; compare the settings of before
         // (memory arena, the model optimized at every load) with today's (no arena, the optimized model cached).

@@ -96,7 +96,7 @@ struct PiperStreamingTests {
         let first = try await Self.stream(text, on: engine)
         Self.expectChunksMakeTheWhole(first, text: text)
         #expect(first.chunks.count >= 3)
-        // At most 20 phonemes, a few words: well under two seconds of speech, and shorter than the piece after it.
+        // At most 12 phonemes, a word or a few: well under two seconds of speech, and shorter than the piece after it.
         let firstSeconds = Double(first.chunks[0].samples.count) / rate
         #expect(firstSeconds < 2.0 && first.chunks[0].samples.count < first.chunks[1].samples.count,
                 "first pieces \(first.chunks.map { Double($0.samples.count) / rate }) s")
