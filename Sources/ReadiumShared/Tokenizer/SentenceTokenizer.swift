@@ -8,6 +8,9 @@
 /// `Mme`, `No. 5`), after an initial (`J. R. R. Tolkien`), nor inside numbers (`3.14`). An ellipsis ends
 /// a sentence only when an uppercase letter follows. CJK full stops (`。！？`) end a sentence without a
 /// following space. A blank line always ends one. Punctuation alone joins the sentence before it.
+///
+/// Works on the text's characters by position (`TextGraphemes`: UTF-8 offsets and first scalars), so
+/// that the walk makes no `Character` values and hashes nothing but a possible abbreviation.
 public struct SentenceTokenizer: TextTokenizer {
     public let language: Language?
     let abbreviations: SentenceAbbreviations
@@ -18,18 +21,16 @@ public struct SentenceTokenizer: TextTokenizer {
     }
 
     public func tokenize(_ text: String) -> [Range<String.Index>] {
-        let characters = Array(text)
-        var indices = Array(text.indices)
-        indices.append(text.endIndex)
+        let characters = TextGraphemes(text)
         let count = characters.count
-        var ranges: [Range<String.Index>] = []
+        var ranges: [Range<Int>] = []
         var start = 0
 
         func cut(at end: Int, resumingAt next: Int) {
             defer { start = next }
-            guard let range = trimmedRange(indices[start]..<indices[end], in: text) else { return }
+            guard let range = characters.trimmed(start..<end) else { return }
             // Punctuation alone (a French ` !` after a stop, `...`) joins the sentence before it.
-            if let last = ranges.last, !text[range].contains(where: { $0.isLetter || $0.isNumber }) {
+            if let last = ranges.last, !range.contains(where: { characters.isLetter($0) || characters.isNumber($0) }) {
                 ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
             } else {
                 ranges.append(range)
@@ -38,31 +39,28 @@ public struct SentenceTokenizer: TextTokenizer {
 
         var index = 0
         while index < count {
-            let character = characters[index]
-            if character.isNewline || character == "\u{2029}",
-               let breakEnd = ParagraphTokenizer.paragraphBreakEnd(in: text, at: indices[index]) {
-                let resume = indices.firstIndex(of: breakEnd) ?? count
-                cut(at: index, resumingAt: resume)
-                index = resume
+            if characters.isNewline(index), let breakEnd = characters.paragraphBreakEnd(at: index) {
+                cut(at: index, resumingAt: breakEnd)
+                index = breakEnd
                 continue
             }
-            if Self.cjkTerminators.contains(character) {
+            if characters.isMark(index, SentenceMarks.isCJKTerminator) {
                 var end = index + 1
-                while end < count, Self.cjkTerminators.contains(characters[end]) || Self.closers.contains(characters[end]) {
+                while end < count, characters.isMark(end, SentenceMarks.isCJKTerminator) || characters.isMark(end, SentenceMarks.isCloser) {
                     end += 1
                 }
                 cut(at: end, resumingAt: end)
                 index = end
                 continue
             }
-            guard Self.terminators.contains(character) else {
+            guard characters.isMark(index, SentenceMarks.isTerminator) else {
                 index += 1
                 continue
             }
             var runEnd = index
-            while runEnd < count, Self.terminators.contains(characters[runEnd]) { runEnd += 1 }
+            while runEnd < count, characters.isMark(runEnd, SentenceMarks.isTerminator) { runEnd += 1 }
             let end = Self.endAfterClosers(characters, from: runEnd)
-            guard end == count || characters[end].isTokenizerWhitespace else {
+            guard end == count || characters.isWhitespace(end) else {
                 index = runEnd
                 continue
             }
@@ -72,29 +70,28 @@ public struct SentenceTokenizer: TextTokenizer {
             index = end
         }
         cut(at: count, resumingAt: count)
-        return ranges
+        return ranges.map { characters.stringIndex($0.lowerBound)..<characters.stringIndex($0.upperBound) }
     }
 
     /// Whether the terminators at `run`, followed by whitespace from `next`, end a sentence.
-    private func isBoundary(_ characters: [Character], terminatorRun run: Range<Int>, next: Int) -> Bool {
+    private func isBoundary(_ characters: TextGraphemes, terminatorRun run: Range<Int>, next: Int) -> Bool {
         var start = next
-        while start < characters.count, characters[start].isTokenizerWhitespace || Self.openers.contains(characters[start]) {
+        while start < characters.count, characters.isWhitespace(start) || characters.isMark(start, SentenceMarks.isOpener) {
             start += 1
         }
         guard start < characters.count else { return true }
-        let following = characters[start]
-        if following.isLowercase { return false }
-        let terminators = characters[run]
-        if terminators.contains("…") || terminators.count >= 3 && terminators.allSatisfy({ $0 == "." }) {
-            return following.isUppercase
+        if characters.isLowercase(start) { return false }
+        let isPeriod = { characters.singleScalar($0) == 0x2E }
+        if run.contains(where: { characters.singleScalar($0) == 0x2026 }) || run.count >= 3 && run.allSatisfy(isPeriod) {
+            return characters.isUppercase(start)
         }
-        guard terminators.count == 1, terminators.first == "." else { return true }
+        guard run.count == 1, isPeriod(run.lowerBound) else { return true }
 
         var wordStart = run.lowerBound
-        while wordStart > 0, characters[wordStart - 1].isLetter || characters[wordStart - 1] == "." {
+        while wordStart > 0, characters.isLetter(wordStart - 1) || isPeriod(wordStart - 1) {
             wordStart -= 1
         }
-        let word = String(characters[wordStart..<run.lowerBound])
+        let word = String(characters.substring(wordStart..<run.lowerBound))
         if word.count == 1, let letter = word.first, letter.isUppercase {
             return abbreviations.isStandaloneWord(word)
         }
@@ -103,23 +100,23 @@ public struct SentenceTokenizer: TextTokenizer {
         if parts.count >= 2, parts.allSatisfy({ $0.count == 1 && $0.first!.isUppercase }) { return false }
         let key = word.lowercased()
         if abbreviations.beforeAnything.contains(key) { return false }
-        if abbreviations.beforeNumbers.contains(key), following.isNumber { return false }
+        if abbreviations.beforeNumbers.contains(key), characters.isNumber(start) { return false }
         return true
     }
 
     /// The index after the closing quotes and brackets that follow `index`; a `»` may follow spaces.
-    private static func endAfterClosers(_ characters: [Character], from index: Int) -> Int {
+    private static func endAfterClosers(_ characters: TextGraphemes, from index: Int) -> Int {
         var end = index
         while end < characters.count {
-            if closers.contains(characters[end]) {
+            if characters.isMark(end, SentenceMarks.isCloser) {
                 end += 1
                 continue
             }
             var lookahead = end
-            while lookahead < characters.count, characters[lookahead].isTokenizerWhitespace, !characters[lookahead].isNewline {
+            while lookahead < characters.count, characters.isWhitespace(lookahead), !characters.isNewline(lookahead) {
                 lookahead += 1
             }
-            if lookahead > end, lookahead < characters.count, characters[lookahead] == "»" {
+            if lookahead > end, lookahead < characters.count, characters.singleScalar(lookahead) == 0xBB /* » */ {
                 end = lookahead + 1
                 continue
             }
@@ -127,9 +124,4 @@ public struct SentenceTokenizer: TextTokenizer {
         }
         return end
     }
-
-    static let terminators: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "؟", "۔", "׃", "।", "॥"]
-    static let cjkTerminators: Set<Character> = ["。", "！", "？", "｡"]
-    static let closers: Set<Character> = ["\"", "”", "’", "'", "»", "›", ")", "]", "}", "」", "』", "）", "】", "〕", "〉", "》"]
-    static let openers: Set<Character> = ["\"", "“", "‘", "'", "«", "‹", "(", "[", "¿", "¡", "—", "–", "「", "『"]
 }

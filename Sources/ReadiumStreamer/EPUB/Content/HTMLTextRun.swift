@@ -18,25 +18,37 @@ struct HTMLTextRun {
 
     /// The reading text of `raw`, found at `position` in the document's text, after `previous`
     /// (the last character read in the block, nil at its start): white space collapsed to one space.
+    ///
+    /// Works on runs of characters by UTF-8 offset (`TextGraphemes`): a run without HTML white space is
+    /// appended, and mapped, at once.
     static func collapsing(_ raw: String, at position: Int, after previous: Character?) -> HTMLTextRun {
         var lastWasSpace = previous.map { $0 == " " || $0 == "\n" } ?? true
+        let characters = TextGraphemes(raw)
         var text = ""
+        text.reserveCapacity(raw.utf8.count)
         var map = TextQuoteMap()
-        for character in raw {
-            let length = character.utf8.count
-            if isHTMLSpace(character) {
-                if lastWasSpace {
-                    map.append(textLength: 0, quoteLength: length, isVerbatim: false)
-                } else {
-                    text.append(" ")
-                    map.append(textLength: 1, quoteLength: length, isVerbatim: character == " ")
-                }
-                lastWasSpace = true
-            } else {
-                text.append(character)
+        var index = 0
+        while index < characters.count {
+            let start = characters.offsets[index]
+            guard isHTMLSpace(characters, index) else {
+                var end = index + 1
+                while end < characters.count, !isHTMLSpace(characters, end) { end += 1 }
+                let length = characters.offsets[end] - start
+                text += characters.substring(index..<end)
                 map.append(textLength: length, quoteLength: length, isVerbatim: true)
                 lastWasSpace = false
+                index = end
+                continue
             }
+            let length = characters.offsets[index + 1] - start
+            if lastWasSpace {
+                map.append(textLength: 0, quoteLength: length, isVerbatim: false)
+            } else {
+                text.append(" ")
+                map.append(textLength: 1, quoteLength: length, isVerbatim: characters.singleScalar(index) == 0x20)
+            }
+            lastWasSpace = true
+            index += 1
         }
         return HTMLTextRun(text: text, quoteStart: position, map: map)
     }
@@ -103,7 +115,14 @@ struct HTMLTextRun {
         text = kept
     }
 
-    private static func isHTMLSpace(_ character: Character) -> Bool {
-        character.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+    /// Whether character `index` is HTML white space: made only of space, tab, line feed, carriage
+    /// return and form feed scalars (CR LF is one character).
+    private static func isHTMLSpace(_ characters: TextGraphemes, _ index: Int) -> Bool {
+        if let value = characters.singleScalar(index) { return isHTMLSpace(value) }
+        return characters.substring(index..<(index + 1)).unicodeScalars.allSatisfy { isHTMLSpace($0.value) }
+    }
+
+    private static func isHTMLSpace(_ value: UInt32) -> Bool {
+        value == 0x20 || value == 0x09 || value == 0x0A || value == 0x0D || value == 0x0C
     }
 }
