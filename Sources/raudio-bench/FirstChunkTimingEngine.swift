@@ -23,6 +23,10 @@ final class FirstChunkTimingEngine: TTSEngine {
     func voice(withIdentifier identifier: String) -> TTSVoice? { engine.voice(withIdentifier: identifier) }
     func voice(forLanguage language: Language) -> TTSVoiceChoice { engine.voice(forLanguage: language) }
 
+    func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) {
+        engine.prepare(voiceOrLanguage)
+    }
+
     func synthesize(
         _ utterance: TTSUtterance,
         cancellation: TTSCancellation,

@@ -12,8 +12,8 @@ import ReadiumStreamer
 ///
 /// One measurement per process (the script runs many fresh processes and quotes the median). Timed
 /// from process start: with a Piper voice, starting its worker (which loads the model meanwhile), then
-/// opening the EPUB as `raudio speak` does (no up-front parse of every chapter),
-/// loading the voice presets and initializing eSpeak NG, building the synthesizer (null output, its
+/// starting eSpeak NG's initialization on its thread, opening the EPUB as `raudio speak` does (no
+/// up-front parse of every chapter), loading the voice presets and waiting for eSpeak NG, building the synthesizer (null output, its
 /// sink wrapped in a `FirstWriteTimingSink`), `start(from:)` a locator at `progression` 0.5 of
 /// `--href` (default: the last chapter of the table of contents), up to the first `write`. The
 /// parts are reported too, and when the engine's first chunk of PCM came (`firstChunkMs`: the first
@@ -38,6 +38,7 @@ struct SpeakFirstBufferBenchmark {
         let mainBoot = ProcessStartTime.bootTimeNow()
         let clock = ContinuousClock()
         let piperLoad = BenchmarkSpeechEngine.startLoading(voice: voice)  // as raudio speak: loading while the book opens
+        ESpeakEngine.startInitializing()  // as raudio speak: initializing on its thread while the book opens
         let openStart = clock.now
         let publication = try EPUBOpening.open(path, checksContentDocuments: false)  // as raudio speak opens
         let link = href.map { publication.readingOrderLink(forHref: $0) } ?? EPUBFirstElementBenchmark.lastChapter(of: publication)

@@ -17,6 +17,9 @@ struct SpeakSession {
     func run() async throws(CommandFailure) -> ExitStatus {
         // A Piper voice named with --voice loads in its worker (about a second) while the book opens.
         let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions)
+        // eSpeak NG (always made: the voice, or the fallback beside Piper or its workers) initializes and
+        // lists its voices on its own thread meanwhile too.
+        ESpeakEngine.startInitializing()
         // The content service warns about a malformed chapter when the reading reaches it (a `warning`
         // event): no need to parse the whole book before the first word.
         let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)

@@ -28,7 +28,15 @@ public final class ESpeakEngine: TTSEngine {
         thread = ESpeakThread.shared
         self.presets = presets
         format = PCMFormat(sampleRate: try thread.startup.get(), channelCount: 1)
-        availableVoices = thread.performAndWait { ESpeakVoiceList.read() }
+        availableVoices = thread.voices
+    }
+
+    /// Starts eSpeak NG's thread, which loads the library, initializes it and lists the voices, and
+    /// returns at once: called first thing by `raudio speak`, so that this happens on the eSpeak
+    /// thread while the book opens; `init` then waits only for what is left of it. Any thread; a
+    /// second call does nothing.
+    public static func startInitializing() {
+        _ = ESpeakThread.shared
     }
 
     /// How many times this process initialized eSpeak NG (1 after the first engine; for tests).
@@ -71,6 +79,22 @@ public final class ESpeakEngine: TTSEngine {
         thread.enqueue {
             completion(request.run(cancellation: cancellation, onChunk: onChunk))
         }
+    }
+
+    /// Loads the voice `voiceOrLanguage` resolves to (as `synthesize` would) on the eSpeak thread, behind
+    /// the jobs already queued, and returns at once: its ~4 ms load then overlaps the caller's work (the
+    /// synthesizer finding its first utterance) instead of delaying the first audio. An unknown voice is
+    /// left to `synthesize` to report. Any thread.
+    public func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) {
+        let identifier: String
+        switch voiceOrLanguage {
+        case .voice(let requested):
+            guard let known = voice(withIdentifier: requested.identifier) else { return }
+            identifier = known.identifier
+        case .language(let language):
+            identifier = voice(forLanguage: language).voice.identifier
+        }
+        thread.enqueue { _ = ESpeakRequest.loadVoice(identifier) }
     }
 
     /// Synthesizes `utterance`, blocking the calling thread until done. For threads raudio owns

@@ -24,13 +24,9 @@ struct ESpeakRequest: Sendable {
 
     func run(cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) -> Result<SynthesizedUtterance, TTSError> {
         guard !cancellation.isCancelled else { return .failure(cancelledError) }
-        if Self.loadedVoice.withLock({ $0 }) != voice.identifier {
-            let status = espeak_SetVoiceByName(voice.identifier)
-            guard status == EE_OK else {
-                Self.loadedVoice.withLock { $0 = nil }
-                return .failure(TTSError(.synthesisFailed, message: "eSpeak NG could not load voice \"\(voice.identifier)\" (espeak_SetVoiceByName)", underlyingStatus: status.rawValue))
-            }
-            Self.loadedVoice.withLock { $0 = voice.identifier }
+        let loading = Self.loadVoice(voice.identifier)
+        guard loading == EE_OK else {
+            return .failure(TTSError(.synthesisFailed, message: "eSpeak NG could not load voice \"\(voice.identifier)\" (espeak_SetVoiceByName)", underlyingStatus: loading.rawValue))
         }
         espeak_SetParameter(espeakRATE, Int32(rate), 0)
         espeak_SetParameter(espeakPITCH, Int32(pitch), 0)
@@ -59,6 +55,19 @@ struct ESpeakRequest: Sendable {
             text: text, voice: voice, warning: warning, format: format,
             samples: synthesis.samples, wordBoundaries: synthesis.mapper.finish(frameCount: frameCount)
         ))
+    }
+
+    /// Loads the voice `identifier` into eSpeak NG unless it is the one loaded already
+    /// (`espeak_SetVoiceByName`); eSpeak thread only. `ESpeakEngine.prepare` calls it ahead of the first
+    /// utterance, `run` before each.
+    /// The voice eSpeak NG has loaded (for tests; read it on the eSpeak thread).
+    static var loadedVoiceIdentifier: String? { loadedVoice.withLock { $0 } }
+
+    static func loadVoice(_ identifier: String) -> espeak_ERROR {
+        guard loadedVoice.withLock({ $0 }) != identifier else { return EE_OK }
+        let status = espeak_SetVoiceByName(identifier)
+        loadedVoice.withLock { $0 = status == EE_OK ? identifier : nil }
+        return status
     }
 
     private var cancelledError: TTSError {

@@ -10,9 +10,14 @@ import Synchronization
 ///
 /// Started on first use ("raudio.espeak"); it loads libespeak-ng (`raudio_espeak_load_error`), calls
 /// `espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS)` once
-/// for the life of the process and installs the synthesis callback, then runs jobs one after the
-/// other: callers enqueue closures behind a `Locked` and wake the thread with a semaphore. Every
-/// eSpeak NG call of raudio runs inside a job, so synthesis callbacks also run on this thread.
+/// for the life of the process, installs the synthesis callback and lists the voices, then runs jobs
+/// one after the other: callers enqueue closures behind a `Locked` and wake the thread with a
+/// semaphore. Every eSpeak NG call of raudio runs inside a job (or that start-up), so synthesis
+/// callbacks also run on this thread.
+///
+/// Touching `shared` starts the thread without waiting for it (`ESpeakEngine.startInitializing`
+/// does so at process start, so that eSpeak NG initializes while the book opens); `startup` and
+/// `voices` wait for the start-up to finish.
 final class ESpeakThread: Sendable {
     /// The process-wide thread; initializing eSpeak NG happens once, here.
     static let shared = ESpeakThread()
@@ -28,16 +33,22 @@ final class ESpeakThread: Sendable {
     }
 
     private let queue = JobQueue()
-    /// The output sample rate, or why eSpeak NG could not start.
-    let startup: Result<Int, TTSError>
+    private let started = StartupBox()
+
+    /// The output sample rate, or why eSpeak NG could not start. Waits for the start-up (any thread
+    /// but the eSpeak thread).
+    var startup: Result<Int, TTSError> { started.wait().sampleRate }
+
+    /// eSpeak NG's voices (`espeak_ListVoices`, read once at start-up; empty when it could not start).
+    /// Waits for the start-up (any thread but the eSpeak thread).
+    var voices: [TTSVoice] { started.wait().voices }
 
     private init() {
-        let result = StartupBox()
-        let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [queue] in
+        let thread = Thread { [queue, started] in
             Thread.current.name = "raudio.espeak"
-            result.value.withLock { $0 = ESpeakThread.initialize() }
-            started.signal()
+            let sampleRate = ESpeakThread.initialize()
+            let voices = (try? sampleRate.get()) == nil ? [] : ESpeakVoiceList.read()
+            started.finish(Startup(sampleRate: sampleRate, voices: voices))
             while true {
                 queue.wakeUp.wait()
                 let job = queue.jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
@@ -46,8 +57,6 @@ final class ESpeakThread: Sendable {
         }
         thread.name = "raudio.espeak"
         thread.start()
-        started.wait()
-        startup = result.value.withLock { $0! }
     }
 
     /// Runs `job` on the eSpeak thread after the jobs already queued; returns at once.
@@ -56,8 +65,28 @@ final class ESpeakThread: Sendable {
         queue.wakeUp.signal()
     }
 
+    /// What the thread's start-up gave.
+    private struct Startup: Sendable {
+        var sampleRate: Result<Int, TTSError>
+        var voices: [TTSVoice]
+    }
+
+    /// The start-up's outcome, set once by the eSpeak thread; readers wait for it.
     private final class StartupBox: Sendable {
-        let value = Locked<Result<Int, TTSError>?>(nil)
+        private let value = Locked<Startup?>(nil)
+        private let done = DispatchGroup()
+
+        init() { done.enter() }
+
+        func finish(_ startup: Startup) {
+            value.withLock { $0 = startup }
+            done.leave()
+        }
+
+        func wait() -> Startup {
+            done.wait()
+            return value.withLock { $0! }
+        }
     }
 
     /// Runs `job` on the eSpeak thread and blocks the caller until it returns. Never call it from the

@@ -28,6 +28,16 @@ public final class SpeechEngineRouter: TTSEngine {
         return choice.isFallback ? fallback.voice(forLanguage: language) : choice
     }
 
+    /// Forwards to the engine `synthesize` would route `voiceOrLanguage` to.
+    public func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) {
+        switch voiceOrLanguage {
+        case .voice(let voice):
+            (neural.voice(withIdentifier: voice.identifier) != nil ? neural : fallback).prepare(voiceOrLanguage)
+        case .language(let language):
+            (neural.voice(forLanguage: language).isFallback ? fallback : neural).prepare(voiceOrLanguage)
+        }
+    }
+
     public func synthesize(
         _ utterance: TTSUtterance,
         cancellation: TTSCancellation,

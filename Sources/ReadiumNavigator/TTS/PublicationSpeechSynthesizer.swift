@@ -80,10 +80,13 @@ public actor PublicationSpeechSynthesizer {
         self.configuration = configuration
         self.contentWarnings = contentWarnings
         let mainLanguage = publication.metadata.languages.first.map(Language.init(code:))
-        source = UtteranceRenderSource(engine: engine, settings: .init(
+        let settings = UtteranceRenderSource.Settings(
             voice: voice, mainLanguage: mainLanguage ?? configuration.defaultLanguage,
             fallbackLanguage: configuration.defaultLanguage ?? Language(code: "en"),
-            speed: configuration.speed, pitch: configuration.pitch, lookahead: configuration.lookahead))
+            speed: configuration.speed, pitch: configuration.pitch, lookahead: configuration.lookahead)
+        // The voice of an utterance in the book's language loads while the first utterance is found.
+        engine.prepare(voice.map { .voice($0) } ?? .language(settings.mainLanguage ?? settings.fallbackLanguage))
+        source = UtteranceRenderSource(engine: engine, settings: settings)
         let renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
         session = RenderSession(renderer: renderer, start: SpeechTarget(item: 0), stopAfter: configuration.stopAfter)
         events = session.events

@@ -27,9 +27,15 @@ public protocol TTSEngine: AnyObject, Sendable {
         onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
         completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
     )
+
+    /// Gets ready to speak with `voiceOrLanguage` (loads the voice) without waiting, so that the first
+    /// utterance does not pay for it; the default does nothing. Any thread; returns at once.
+    func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage)
 }
 
 extension TTSEngine {
+    public func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) {}
+
     /// Synthesizes `utterance` completely and returns its PCM and word boundaries.
     ///
     /// Suspends the calling task (no thread is blocked) while the engine's thread works. Cancelling the

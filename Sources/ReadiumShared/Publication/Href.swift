@@ -35,11 +35,14 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
         var rest = Substring(string)
         var fragment: String?
         var query: String?
-        if let hash = rest.firstIndex(of: "#") {
+        // In ASCII every scalar is a Character of its own (but "\r\n", which holds neither mark), so the
+        // marks are found in the bytes; elsewhere a `#` or `?` followed by a combining mark is no mark.
+        let isASCII = string.utf8.allSatisfy { $0 < 0x80 }
+        if let hash = isASCII ? rest.utf8.firstIndex(of: UInt8(ascii: "#")) : rest.firstIndex(of: "#") {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let question = rest.firstIndex(of: "?") {
+        if let question = isASCII ? rest.utf8.firstIndex(of: UInt8(ascii: "?")) : rest.firstIndex(of: "?") {
             query = String(rest[rest.index(after: question)...])
             rest = rest[..<question]
         }
@@ -84,13 +87,25 @@ public struct Href: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The lowercased URL scheme of `string` (`http` in `http://x`), or nil for a relative reference.
+    ///
+    /// A scheme is an ASCII letter then ASCII letters, digits, `+`, `-` or `.`, up to the first `:`
+    /// character (a `:` with a combining mark on it is not one, and then there is no scheme).
     public static func scheme(of string: String) -> String? {
-        guard let colon = string.firstIndex(of: ":") else { return nil }
-        let candidate = string[..<colon]
-        guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return nil }
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
-        guard candidate.unicodeScalars.allSatisfy({ allowed.contains($0) }) else { return nil }
-        return candidate.lowercased()
+        let bytes = string.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let candidate = bytes[..<colon]
+        guard let first = candidate.first, isASCIILetter(first),
+              candidate.allSatisfy({ isASCIILetter($0) || isASCIIDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }),
+              string[colon...].first == ":" else { return nil }
+        return String(string[..<colon]).lowercased()
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `path` percent-encoded for a URL or manifest (`?`, `#`, `%` and `;` escaped too).

@@ -68,4 +68,31 @@ import Testing
         #expect(!Href.isRemote("audio/http.mp3"))
         #expect(Href.scheme(of: "a/b:c") == nil)
     }
+
+    @Test func aSchemeIsAnASCIILetterThenLettersDigitsPlusMinusOrDotBeforeTheFirstColon() {
+        #expect(Href.scheme(of: "X-Custom+v1.2:thing") == "x-custom+v1.2")
+        #expect(Href.scheme(of: "urn:isbn:123") == "urn")
+        #expect(Href.scheme(of: "1http://x") == nil)
+        #expect(Href.scheme(of: ":x") == nil)
+        #expect(Href.scheme(of: "é:x") == nil)
+        #expect(Href.scheme(of: "ab_c:x") == nil)
+        #expect(Href.scheme(of: "chapter 1:intro.xhtml") == nil)
+        // A colon carrying a combining mark is not a colon character: no scheme, the href is a path.
+        #expect(Href.scheme(of: "abc:\u{301}x") == nil)
+        #expect((try? Href("abc:\u{301}x"))?.path == "abc:\u{301}x")
+    }
+
+    @Test func marksCarryingACombiningMarkDoNotSplitTheHref() throws {
+        let hash = try Href("a#\u{301}b.xhtml")
+        #expect(hash.path == "a#\u{301}b.xhtml")
+        #expect(hash.fragment == nil)
+        let question = try Href("a?\u{301}b#c")
+        #expect(question.path == "a?\u{301}b")
+        #expect(question.query == nil)
+        #expect(question.fragment == "c")
+        let ascii = try Href("text/ch01.xhtml?x=1?y#f#g", relativeTo: "OEBPS/content.opf")
+        #expect(ascii.path == "OEBPS/text/ch01.xhtml")
+        #expect(ascii.query == "x=1?y")
+        #expect(ascii.fragment == "f#g")
+    }
 }
