@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import Testing
+import RAudioTestSupport
 @testable import ReadiumNavigator
+import Testing
 
 /// Applies `events` in order and returns all actions, checking invariants after each.
 @discardableResult
@@ -238,7 +239,7 @@ struct PlaybackStateMachineTests {
     /// output's phase, and `emitState` appears exactly when the state changed.
     @Test(arguments: [UInt64(1), 42, 2024])
     func randomWalkNeverReachesAnInconsistentState(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         var machine = Machine(start: "start")
         var output = OutputModel()
         var visited = Set<PlaybackState>()

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CMPG123
 import Foundation
+@testable import RAudioEngine
+import RAudioTestSupport
 import ReadiumNavigator
 import ReadiumShared
 import Testing
-@testable import RAudioEngine
 
 /// Hand measurement, not a benchmark: prints how long the decoders take to decode long files to
 /// nowhere and to seek, to compare with `mpg123 -w /dev/null` / `oggdec -o /dev/null` (see
@@ -54,7 +55,7 @@ struct DecodeTimingTests {
             try decoder.seek(toFrame: target)
             fresh.append(Self.seconds(ContinuousClock.now - start))
             (decoder as? MPG123Decoder)?.waitForFrameIndex()
-            var generator = DecoderTestSupport.SeededGenerator(state: UInt64(run + 1))
+            var generator = SplitMix64(seed: UInt64(run + 1))
             for _ in 0..<20 {
                 let frame = Int64.random(in: 0..<frames, using: &generator)
                 start = ContinuousClock.now

@@ -42,7 +42,7 @@ struct SampleExactSeekTests {
 /// state after a seek converges to, but not bit for bit onto, that of a straight decode (Opus) need more
 /// than 1e-6; a one-sample misplacement of speech or a tone differs by orders of magnitude more.
 func assertSeeksAreExact(decoder: any AudioDecoder, reference: DecodedAudio, seed: UInt64, tolerance: Float = 1e-6, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    var generator = DecoderTestSupport.SeededGenerator(state: seed)
+    var generator = SplitMix64(seed: seed)
     let channels = reference.format.channelCount
     let total = reference.frameCount
     var targets = (0..<8).map { _ in Int.random(in: 0..<max(1, total), using: &generator) }
