@@ -53,22 +53,10 @@ public final class ESpeakEngine: TTSEngine {
         onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
         completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
     ) {
-        let voice: TTSVoice
-        var warning: String?
-        let preset: VoicePreset
-        switch utterance.voiceOrLanguage {
-        case .voice(let requested):
-            guard let known = self.voice(withIdentifier: requested.identifier) else {
-                completion(.failure(TTSError(.unknownVoice, message: "no eSpeak NG voice \"\(requested.identifier)\"")))
-                return
-            }
-            voice = known
-            preset = prosodyPreset(for: known, language: nil)
-        case .language(let language):
-            let choice = self.voice(forLanguage: language)
-            voice = choice.voice
-            warning = choice.warning
-            preset = prosodyPreset(for: choice.voice, language: choice.isFallback ? nil : language)
+        guard let (voice, warning, preset) = resolve(utterance.voiceOrLanguage) else {
+            let identifier = if case .voice(let requested) = utterance.voiceOrLanguage { requested.identifier } else { "" }
+            completion(.failure(TTSError(.unknownVoice, message: "no eSpeak NG voice \"\(identifier)\"")))
+            return
         }
         let request = ESpeakRequest(
             text: utterance.text, voice: voice, warning: warning, format: format,
@@ -86,15 +74,22 @@ public final class ESpeakEngine: TTSEngine {
     /// synthesizer finding its first utterance) instead of delaying the first audio. An unknown voice is
     /// left to `synthesize` to report. Any thread.
     public func prepare(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) {
-        let identifier: String
+        guard let identifier = resolve(voiceOrLanguage)?.voice.identifier else { return }
+        thread.enqueue { _ = ESpeakRequest.loadVoice(identifier) }
+    }
+
+    /// The voice an utterance asking for `voiceOrLanguage` is spoken with, the warning to give when a
+    /// language falls back to another voice, and the preset of its rate and pitch; nil for a voice
+    /// identifier eSpeak NG does not have. Any thread.
+    private func resolve(_ voiceOrLanguage: TTSUtterance.VoiceOrLanguage) -> (voice: TTSVoice, warning: String?, preset: VoicePreset)? {
         switch voiceOrLanguage {
         case .voice(let requested):
-            guard let known = voice(withIdentifier: requested.identifier) else { return }
-            identifier = known.identifier
+            guard let known = voice(withIdentifier: requested.identifier) else { return nil }
+            return (known, nil, prosodyPreset(for: known, language: nil))
         case .language(let language):
-            identifier = voice(forLanguage: language).voice.identifier
+            let choice = voice(forLanguage: language)
+            return (choice.voice, choice.warning, prosodyPreset(for: choice.voice, language: choice.isFallback ? nil : language))
         }
-        thread.enqueue { _ = ESpeakRequest.loadVoice(identifier) }
     }
 
     /// Synthesizes `utterance`, blocking the calling thread until done. For threads raudio owns
