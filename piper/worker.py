@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """raudio's Piper worker: one voice, loaded once, speaking one utterance per request.
 
-raudio starts it as `python worker.py MODEL CONFIG` with the project's Piper virtual environment and
-talks to it over its standard input and output:
+raudio starts it as `python -u -S worker.py MODEL CONFIG` with the project's Piper virtual environment
+(-S: without site's set-up, the worker adds the environment's packages itself) and talks to it over its
+standard input and output:
 
 - at start, one JSON line: {"ready": true, "sample_rate": 22050} once the voice is loaded, or
   {"error": "...", "file": "..."} (then the worker exits with status 65);
@@ -27,13 +28,22 @@ CPU), which later loads map without optimizing the graph again. A cached file th
 made again. Stderr is for people (raudio keeps its last lines for error messages).
 """
 
+# Only what the start needs before ONNX Runtime starts loading (json, threading, pathlib and hashlib
+# would add 15-20 ms there; json is imported once the model loads, the rest is not needed).
+import _thread
 import gc
-import hashlib
-import json
 import os
 import sys
-import threading
-from pathlib import Path
+import zlib
+
+if sys.flags.no_site:  # raudio starts the worker with -S (site's set-up costs a few ms): the venv's packages by hand
+    _venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
+    _packages = os.path.join(_venv, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
+    if os.path.isfile(os.path.join(_venv, "pyvenv.cfg")) and os.path.isdir(_packages):
+        sys.path.append(_packages)
+    else:
+        import site
+        site.main()
 
 # Sentences longer than this many phonemes are synthesized in pieces cut at word separators, after
 # punctuation when that leaves a piece of at least half this length (else at the last word separator
@@ -49,6 +59,8 @@ STRESS = set("ˈˌː")
 
 
 def reply(header, payload=b""):
+    import json
+
     out = sys.stdout.buffer
     out.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n")
     if payload:
@@ -62,31 +74,37 @@ def fail_startup(message, file):
 
 
 def cache_directory():
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "raudio" / "piper"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "raudio", "piper")
+
+
+def stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 def file_key(path, *extra):
-    stat = path.stat()
-    identity = ":".join([str(path.resolve()), str(stat.st_size), str(stat.st_mtime_ns), *extra])
-    return hashlib.sha1(identity.encode()).hexdigest()[:16]
+    """16 hex digits naming `path` as it is now (its real path, size and modification time) and `extra`."""
+    stat = os.stat(path)
+    identity = ":".join([os.path.realpath(path), str(stat.st_size), str(stat.st_mtime_ns), *extra]).encode()
+    return "%08x%08x" % (zlib.crc32(identity), zlib.adler32(identity))
 
 
 def cached_model_with_alignments(model_path):
     """The model with its duration output: the file itself when it has one, else a cached patched copy."""
-    cached = cache_directory() / f"{model_path.stem}-{file_key(model_path)}.onnx"
-    if cached.exists():
+    cached = os.path.join(cache_directory(), f"{stem(model_path)}-{file_key(model_path)}.onnx")
+    if os.path.exists(cached):
         return cached
     import onnx  # only the first time a model is seen
     from piper.patch_voice_with_alignment import add_alignment_output
 
-    model = onnx.load(str(model_path))
+    model = onnx.load(model_path)
     try:
         add_alignment_output(model)
     except ValueError:
         return model_path  # already patched, or no duration tensor: spoken without word timing
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(".partial")
-    onnx.save(model, str(partial))
+    os.makedirs(os.path.dirname(cached), exist_ok=True)
+    partial = cached[:-len(".onnx")] + ".partial"
+    onnx.save(model, partial)
     os.replace(partial, cached)
     return cached
 
@@ -99,18 +117,20 @@ def cpu_signature():
             flags = next((line for line in file if line.startswith(("flags", "Features"))), "")
     except OSError:
         pass
-    return os.uname().machine + ":" + hashlib.sha1(flags.encode()).hexdigest()[:8]
+    return os.uname().machine + ":" + "%08x" % zlib.crc32(flags.encode())
 
 
 def session_options(onnxruntime, level):
     options = onnxruntime.SessionOptions()
-    # One inference on two cores (at most two: the others stay for raudio and the rest of the machine), as
-    # fast as the `piper` command when a core is free (a render to a file, the next utterance ahead of
-    # playback), for the same memory; the threads do not spin while waiting for work, so a loaded machine
-    # loses little (spinning took 75 % more CPU than one thread for the same audio; without it, 10-30 % more).
+    # One inference on two cores (at most two: the others stay for raudio and the rest of the machine), for
+    # the same memory as one. While they wait for each other the threads sleep (live playback: the worker
+    # speaks ahead and then idles, and spinning took 75 % more CPU than one thread for the same audio, 10-30 %
+    # more without it), or spin when raudio renders faster than real time (RAUDIO_PIPER_SPINNING=1: the
+    # worker never idles; 120 s of Moby-Dick in about 13 % less time for about 2 % more CPU).
     options.intra_op_num_threads = int(os.environ.get("RAUDIO_PIPER_THREADS", str(min(2, len(os.sched_getaffinity(0))))))
     options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    spinning = os.environ.get("RAUDIO_PIPER_SPINNING") == "1"
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     options.graph_optimization_level = level
     # ONNX Runtime's memory arena stays: without it glibc's heap fragments and the peak is higher (267 MB
     # against 219 MB on Moby-Dick's first sentences); with every tensor mmapped instead (a 128 KiB mmap
@@ -127,9 +147,9 @@ def open_session(onnxruntime, path, voice_name):
     levels = onnxruntime.GraphOptimizationLevel
     providers = ["CPUExecutionProvider"]
     if os.environ.get("RAUDIO_PIPER_ORT_CACHE") == "0":
-        return onnxruntime.InferenceSession(str(path), sess_options=session_options(onnxruntime, levels.ORT_ENABLE_ALL), providers=providers)
-    optimized = cache_directory() / f"{voice_name}-{file_key(path, onnxruntime.__version__, cpu_signature())}.ort"
-    if optimized.exists():
+        return onnxruntime.InferenceSession(path, sess_options=session_options(onnxruntime, levels.ORT_ENABLE_ALL), providers=providers)
+    optimized = os.path.join(cache_directory(), f"{voice_name}-{file_key(path, onnxruntime.__version__, cpu_signature())}.ort")
+    if os.path.exists(optimized):
         options = session_options(onnxruntime, levels.ORT_DISABLE_ALL)
         # The file is mapped, not read into memory, and the weights used where they are in it, not copied
         # into tensors: the session is made in about half the CPU time (no 60 MB copy, no page faults on
@@ -138,28 +158,28 @@ def open_session(onnxruntime, path, voice_name):
         options.add_session_config_entry("session.use_ort_model_bytes_directly", "1")
         options.add_session_config_entry("session.use_ort_model_bytes_for_initializers", "1")
         try:
-            return onnxruntime.InferenceSession(str(optimized), sess_options=options, providers=providers)
+            return onnxruntime.InferenceSession(optimized, sess_options=options, providers=providers)
         except Exception as error:  # truncated or from elsewhere: made again below
             print(f"raudio: {optimized}: does not load ({error.__class__.__name__}: {error}); optimizing the model again", file=sys.stderr)
             try:
-                optimized.unlink()
+                os.unlink(optimized)
             except OSError:
                 pass
     options = session_options(onnxruntime, levels.ORT_ENABLE_ALL)
-    partial = optimized.with_name(f"{optimized.stem}.{os.getpid()}.partial.ort")
+    partial = f"{optimized[:-len('.ort')]}.{os.getpid()}.partial.ort"
     try:
-        optimized.parent.mkdir(parents=True, exist_ok=True)
-        writable = os.access(optimized.parent, os.W_OK)
+        os.makedirs(os.path.dirname(optimized), exist_ok=True)
+        writable = os.access(os.path.dirname(optimized), os.W_OK)
     except OSError:
         writable = False
     if writable:
-        options.optimized_model_filepath = str(partial)
+        options.optimized_model_filepath = partial
         options.add_session_config_entry("session.save_model_format", "ORT")
         options.log_severity_level = 3  # not the warning that the optimized model is for this CPU only: it is cached for it
     try:
-        session = onnxruntime.InferenceSession(str(path), sess_options=options, providers=providers)
+        session = onnxruntime.InferenceSession(path, sess_options=options, providers=providers)
     finally:
-        if writable and partial.exists():
+        if writable and os.path.exists(partial):
             try:
                 os.replace(partial, optimized)
             except OSError:
@@ -172,22 +192,26 @@ def load_voice(model_path, config_path):
     it loads the model, so meanwhile this thread imports piper, reads the config and warms the phonemizer
     (eSpeak NG loads its data on first use: now, not during the first utterance)."""
     loading = {}
-    imported = threading.Event()
+    imported, loaded = _thread.allocate_lock(), _thread.allocate_lock()
+    imported.acquire()
+    loaded.acquire()
 
     def make_session():
         try:
-            import onnxruntime
-            imported.set()
+            try:
+                import onnxruntime
+            finally:
+                imported.release()
             path = cached_model_with_alignments(model_path)
-            loading["session"] = open_session(onnxruntime, path, model_path.stem)
+            loading["session"] = open_session(onnxruntime, path, stem(model_path))
         except Exception as error:  # onnx's or ONNX Runtime's own errors for a truncated or foreign file
             loading["error"] = error
         finally:
-            imported.set()
+            loaded.release()
 
-    thread = threading.Thread(target=make_session, daemon=True)
-    thread.start()
-    imported.wait()  # onnxruntime (and numpy) first: the session waits for them, the rest does not
+    _thread.start_new_thread(make_session, ())
+    imported.acquire()  # onnxruntime (and numpy) first: the session waits for them, the rest does not
+    import json
     from piper import PiperVoice
     from piper.config import PiperConfig
 
@@ -195,13 +219,13 @@ def load_voice(model_path, config_path):
         with open(config_path, "r", encoding="utf-8") as file:
             config = PiperConfig.from_dict(json.load(file))
     except (OSError, ValueError, KeyError, TypeError) as error:
-        thread.join()  # not exiting while ONNX Runtime is still loading on the other thread
+        loaded.acquire()  # not exiting while ONNX Runtime is still loading on the other thread
         fail_startup(f"not a Piper voice config ({error.__class__.__name__}: {error})", config_path)
     try:
         PiperVoice(session=None, config=config).phonemize("a")
     except Exception:  # the first utterance will say what is wrong
         pass
-    thread.join()
+    loaded.acquire()
     if "error" in loading:
         error = loading["error"]
         fail_startup(f"not an ONNX voice model ({error.__class__.__name__}: {error})", model_path)
@@ -318,15 +342,16 @@ def main():
     if len(sys.argv) != 3:
         print("usage: worker.py MODEL.onnx MODEL.onnx.json", file=sys.stderr)
         return 64
-    model_path, config_path = Path(sys.argv[1]), Path(sys.argv[2])
+    model_path, config_path = sys.argv[1], sys.argv[2]
     for path in (model_path, config_path):
-        if not path.is_file():
+        if not os.path.isfile(path):
             fail_startup("no such file", path)
     # numpy's OpenBLAS would start a thread per core at import; the worker does no linear algebra with it.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     gc.disable()  # nothing to collect while modules load: the garbage collector would only walk them
     voice = load_voice(model_path, config_path)
     gc.enable()
+    import json
     import numpy as np
 
     reply({"ready": True, "sample_rate": voice.config.sample_rate})

@@ -23,6 +23,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Pace the wav and null outputs in real time (they otherwise run as fast as decoding allows).")
     var realtime = false
 
+    /// Whether the audio goes out faster than real time: a WAV or null output without `--realtime`.
+    var rendersFasterThanRealTime: Bool { output != .pulse && !realtime }
+
     @Option(help: "Seconds of media time between position events.")
     var interval: Double = 0.5
 

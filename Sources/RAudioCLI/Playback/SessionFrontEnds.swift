@@ -38,7 +38,7 @@ struct SessionFrontEnds {
         } else if case .wav = options.output, isatty(STDERR_FILENO) == 1 {
             frontEnds.observers.append(RenderProgress(status: status))
         }
-        if !options.noMpris && (options.output == .pulse || options.realtime) {
+        if !options.noMpris && !options.rendersFasterThanRealTime {
             // Connects on its own thread: playback starts without waiting for D-Bus, and without a
             // session bus nothing is offered and nothing is said.
             let mpris = MPRISServer(status: status, cover: publication.flatMap(MPRISCover.init(publication:)))

@@ -16,7 +16,8 @@ struct SpeakSession {
     /// a missing file (66), a publication with nothing to speak (65).
     func run() async throws(CommandFailure) -> ExitStatus {
         // A Piper voice named with --voice loads in its worker (about a second) while the book opens.
-        let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions)
+        let pace: PiperInferencePace = command.options.rendersFasterThanRealTime ? .rendering : .live
+        let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions, pace: pace)
         // eSpeak NG (always made: the voice, or the fallback beside Piper or its workers) initializes and
         // lists its voices on its own thread meanwhile too.
         ESpeakEngine.startInitializing()
@@ -35,7 +36,7 @@ struct SpeakSession {
         let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: command.engineOptions,
                                                 voice: command.voice ?? remembered?.voice,
                                                 bookLanguage: publication.metadata.language.map(Language.init(code:)), jobs: command.jobs,
-                                                started: piperLoad)
+                                                started: piperLoad, pace: pace)
         memory?.remember(BookSettings(speed: command.options.speed, volume: command.options.volume, voice: command.voice, pitch: command.pitch))
         var configuration = SpeechSynthesizerConfiguration(
             defaultLanguage: command.language.map(Language.init(code:)), speed: command.options.speed ?? remembered?.speed ?? 1,

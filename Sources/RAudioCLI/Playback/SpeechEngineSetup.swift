@@ -14,11 +14,11 @@ import ReadiumShared
 enum SpeechEngineSetup {
     /// Starts loading the Piper voice `voice` names (`piper:NAME`) when it is installed, without waiting:
     /// called first thing, so that the model loads while the book opens. Nil for any other voice, or
-    /// when it cannot start (`make` then reports why).
-    static func startLoading(voice: String?, options: SpeechEngineOptions) -> PiperVoiceLoad? {
+    /// when it cannot start (`make` then reports why). `pace`: live playback or rendering faster than real time.
+    static func startLoading(voice: String?, options: SpeechEngineOptions, pace: PiperInferencePace) -> PiperVoiceLoad? {
         guard let voice, voice.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix), let runtime = PiperRuntime.find(),
               let file = PiperVoiceCatalog(voicePaths: options.voicePathURLs, runtime: runtime).voice(named: voice) else { return nil }
-        return try? PiperVoiceLoad(voice: file, runtime: runtime)
+        return try? PiperVoiceLoad(voice: file, runtime: runtime, pace: pace)
     }
 
     /// Stops `engine`'s eSpeak NG worker processes, if it has any (`--jobs`), so they end (and are
@@ -32,9 +32,10 @@ enum SpeechEngineSetup {
     }
 
     /// The engine; `started` is a Piper voice already loading (`startLoading`), used when it is the one
-    /// chosen; `jobs` > 1 synthesizes eSpeak NG in that many worker processes (`--jobs`).
+    /// chosen; `jobs` > 1 synthesizes eSpeak NG in that many worker processes (`--jobs`); `pace` is that of a
+    /// Piper voice loaded here.
     static func make(presets: VoicePresets, presetsFolder: URL? = nil, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?,
-                     jobs: Int = 1, started: PiperVoiceLoad? = nil) throws(CommandFailure) -> any TTSEngine {
+                     jobs: Int = 1, started: PiperVoiceLoad? = nil, pace: PiperInferencePace = .live) throws(CommandFailure) -> any TTSEngine {
         let espeak: any TTSEngine
         do {
             if jobs > 1 {
@@ -80,7 +81,7 @@ enum SpeechEngineSetup {
             if let started, started.voiceFile == file {
                 piper = try started.engine()
             } else {
-                piper = try PiperEngine(voice: file, runtime: runtime)
+                piper = try PiperEngine(voice: file, runtime: runtime, pace: pace)
             }
             return SpeechEngineRouter(neural: piper, fallback: espeak)
         } catch {

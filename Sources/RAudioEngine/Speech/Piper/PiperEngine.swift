@@ -28,12 +28,14 @@ public final class PiperEngine: TTSEngine {
     /// Starts the worker for `voice` and waits until it has loaded the model (about a second).
     ///
     /// `environment` is added to the worker's (`XDG_CACHE_HOME` for its model cache, in tests);
-    /// `firstPieceLimit` nil gives no short first pieces. Throws `.badVoice` naming the file when the
+    /// `firstPieceLimit` nil gives no short first pieces; `pace`: live playback or rendering faster than
+    /// real time (`PiperInferencePace`). Throws `.badVoice` naming the file when the
     /// model or config is truncated or not a Piper voice, `.workerUnavailable` when the Python runtime is
     /// missing. Blocks: call it at start-up.
     public convenience init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:],
-                            firstPieceLimit: Int? = PiperEngine.defaultFirstPieceLimit) throws(PiperError) {
-        try self.init(voice: voice, worker: PiperWorker(voice: voice, runtime: runtime, environment: environment, firstPieceLimit: firstPieceLimit))
+                            firstPieceLimit: Int? = PiperEngine.defaultFirstPieceLimit, pace: PiperInferencePace = .live) throws(PiperError) {
+        try self.init(voice: voice, worker: PiperWorker(voice: voice, runtime: runtime, environment: environment,
+                                                        firstPieceLimit: firstPieceLimit, pace: pace))
     }
 
     /// Waits until `worker`, started for `voice`, has loaded the model; closes it when it cannot.

@@ -16,9 +16,9 @@ public final class PiperVoiceLoad: Sendable {
     /// Starts the worker for `voice` (see `PiperEngine.init`); throws `.workerUnavailable` when the
     /// process cannot be started. Does not wait for the model.
     public init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:],
-                firstPieceLimit: Int? = PiperEngine.defaultFirstPieceLimit) throws(PiperError) {
+                firstPieceLimit: Int? = PiperEngine.defaultFirstPieceLimit, pace: PiperInferencePace = .live) throws(PiperError) {
         voiceFile = voice
-        worker = try PiperWorker(voice: voice, runtime: runtime, environment: environment, firstPieceLimit: firstPieceLimit)
+        worker = try PiperWorker(voice: voice, runtime: runtime, environment: environment, firstPieceLimit: firstPieceLimit, pace: pace)
     }
 
     deinit {

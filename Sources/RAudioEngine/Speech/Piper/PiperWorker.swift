@@ -55,16 +55,18 @@ final class PiperWorker: Sendable {
     /// Starts the worker for `voice` with `runtime`'s Python, its environment raudio's with `environment`
     /// added; throws `.workerUnavailable` when the process cannot be started. With `firstPieceLimit`, the
     /// first utterance and the first after a cancelled one start with a piece of at most that many
-    /// phonemes (their first audio comes sooner), the pieces after it growing.
-    init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:], firstPieceLimit: Int? = nil) throws(PiperError) {
+    /// phonemes (their first audio comes sooner), the pieces after it growing. `pace` says how its inference
+    /// threads wait (`PiperInferencePace`).
+    init(voice: PiperVoiceFile, runtime: PiperRuntime, environment: [String: String] = [:], firstPieceLimit: Int? = nil,
+         pace: PiperInferencePace = .live) throws(PiperError) {
         self.voice = voice
         self.firstPieceLimit = firstPieceLimit
         let process = Process()
         process.executableURL = runtime.python
-        process.arguments = ["-u", runtime.worker.path, voice.model.path, voice.config.path]
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        }
+        process.arguments = ["-u", "-S", runtime.worker.path, voice.model.path, voice.config.path]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging([PiperInferencePace.environmentVariable: pace.environmentValue]) { _, added in added }
+            .merging(environment) { _, added in added }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -94,6 +96,12 @@ final class PiperWorker: Sendable {
 
     /// The worker's process id (for diagnostics and tests).
     var processIdentifier: Int32 { process.processIdentifier }
+
+    /// How the process ended: nil while it runs, else whether it exited or was ended by a signal, and the
+    /// status or signal (for diagnostics and tests).
+    var ending: (reason: Process.TerminationReason, status: Int32)? {
+        process.isRunning ? nil : (process.terminationReason, process.terminationStatus)
+    }
 
     /// Blocks until the voice is loaded (about a second for a medium voice); returns its sample rate or
     /// throws `.badVoice` (the worker named the broken file) or `.workerFailed`. From raudio's own
@@ -134,13 +142,20 @@ final class PiperWorker: Sendable {
         queue.wakeUp.signal()
     }
 
-    /// Closes the worker's stdin (it exits) and waits up to a second before terminating it; without
-    /// `waiting`, terminates it at once (a worker still loading reads its stdin only once loaded).
+    /// Closes the worker's stdin and ends it. A worker that has loaded the voice is killed at once (it may
+    /// be speaking an utterance nobody will hear: waiting for it kept raudio up to a few hundred
+    /// milliseconds longer); one still loading is given up to a second to finish (it may be writing its
+    /// model cache), unless `waiting` is false. SIGKILL, because a worker started from a thread that blocks
+    /// SIGTERM (a Dispatch thread may) inherits that mask and would not end. Returns once it has exited.
     func close(waiting: Bool = true) {
         try? input.close()
-        let deadline = Date().addingTimeInterval(waiting ? 1 : 0)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        let loaded = (try? startup.withLock { $0 }?.get()) != nil
+        let deadline = Date().addingTimeInterval(waiting && !loaded ? 1 : 0)
+        while process.isRunning, Date() < deadline { usleep(2_000) }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let reaped = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < reaped { usleep(1_000) }
     }
 
     private func readReady(_ reader: PiperPipeReader) -> Result<Int, PiperError> {
