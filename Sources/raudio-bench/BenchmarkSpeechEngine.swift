@@ -7,11 +7,13 @@ import ReadiumNavigator
 /// other languages, as `raudio speak --voice piper:NAME` makes it.
 enum BenchmarkSpeechEngine {
     /// Starts loading the Piper voice `voice` names, as `raudio speak --voice piper:NAME` does first thing
-    /// (nil for another voice or when it cannot start; `make` then loads it or says why).
+    /// (nil for another voice or when it cannot start; `make` then loads it or says why). Its inference
+    /// threads wait as for live playback (`PiperInferencePace.live`, sleeping), what a listener gets, even
+    /// though the benchmarks write to the null output.
     static func startLoading(voice: String?) -> PiperVoiceLoad? {
         guard let voice, voice.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix), let runtime = PiperRuntime.find(),
               let file = PiperVoiceCatalog(voicePaths: [], runtime: runtime).voice(named: voice) else { return nil }
-        return try? PiperVoiceLoad(voice: file, runtime: runtime)
+        return try? PiperVoiceLoad(voice: file, runtime: runtime, pace: .live)
     }
 
     /// The engine and the voice identifier to configure the synthesizer with (nil for eSpeak NG's default);

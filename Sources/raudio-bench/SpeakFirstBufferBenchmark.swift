@@ -8,7 +8,8 @@ import ReadiumStreamer
 
 /// `speak-first-buffer EPUB [--href HREF]`: the time from process start (`/proc/self/stat`) to the
 /// first buffer `PublicationSpeechSynthesizer` hands to the output, speaking from a locator in the
-/// last chapter, as `raudio speak EPUB --from LOCATOR --output null` does.
+/// last chapter, as `raudio speak EPUB --from LOCATOR --output null` does (a Piper voice's inference
+/// threads waiting as for live playback, though: what a listener gets).
 ///
 /// One measurement per process (the script runs many fresh processes and quotes the median). Timed
 /// from process start: with a Piper voice, starting its worker (which loads the model meanwhile), then
