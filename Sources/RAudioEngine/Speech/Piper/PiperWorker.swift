@@ -145,8 +145,9 @@ final class PiperWorker: Sendable {
     /// Closes the worker's stdin and ends it. A worker that has loaded the voice is killed at once (it may
     /// be speaking an utterance nobody will hear: waiting for it kept raudio up to a few hundred
     /// milliseconds longer); one still loading is given up to a second to finish (it may be writing its
-    /// model cache), unless `waiting` is false. SIGKILL, because a worker started from a thread that blocks
-    /// SIGTERM (a Dispatch thread may) inherits that mask and would not end. Returns once it has exited.
+    /// model cache), unless `waiting` is false. SIGKILL: a worker inherits the signal mask of the thread that
+    /// started it, and that thread may block SIGTERM (raudio blocks it until a command handles it; so did a
+    /// test's thread), so SIGTERM would not end it. Returns once it has exited.
     func close(waiting: Bool = true) {
         try? input.close()
         let loaded = (try? startup.withLock { $0 }?.get()) != nil
