@@ -20,28 +20,23 @@ struct PiperPaceTests {
     }
 
     /// What the worker's own `session_options` set for ONNX Runtime's spinning, run by the Piper environment's
-    /// Python with `environment` (the real worker module and onnxruntime).
+    /// Python with `environment` (the real worker module and onnxruntime; `RAUDIO_PIPER_SPINNING` unset first).
     static func workerSpinning(environment: [String: String]) throws -> String {
         let runtime = try #require(PiperRuntime.find())
-        let process = Process()
-        process.executableURL = runtime.python
-        process.arguments = ["-S", "-c", """
+        let script = """
             import sys
             sys.path.insert(0, sys.argv[1])
             import worker, onnxruntime
             options = worker.session_options(onnxruntime, onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL)
             print(options.get_session_config_entry("session.intra_op.allow_spinning"))
-            """, runtime.worker.deletingLastPathComponent().path]
-        var variables = ProcessInfo.processInfo.environment
-        variables.removeValue(forKey: PiperInferencePace.environmentVariable)
-        process.environment = variables.merging(environment) { _, set in set }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            """
+        // env unsets first, then sets `environment`, then runs Python.
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["-u", PiperInferencePace.environmentVariable] + environment.map { "\($0.key)=\($0.value)" }
+                + [runtime.python.path, "-S", "-c", script, runtime.worker.deletingLastPathComponent().path])
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func renderingSpinsTheInferenceThreadsLivePlaybackLetsThemSleepAndBothSpeakAlike() async throws {
