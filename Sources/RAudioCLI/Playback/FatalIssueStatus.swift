@@ -6,6 +6,8 @@ extension ExitStatus {
     init(fatalIssueCode code: String) {
         switch code {
         case "audio-server-unavailable", "audio-server-lost", "output-lost": self = .audioServerUnavailable
+        // A remote book whose server cannot be reached, or keeps refusing, up to its end.
+        case "track-unreachable", "track-unavailable": self = .serviceUnavailable
         case "output-not-created": self = .cannotCreateOutput
         case "output-write-failed": self = .outputIOError
         case "internal-error": self = .internalError

@@ -49,7 +49,7 @@ public enum AudioDurationProbe {
             fileLength = try resource.length()
             tag = try MPEGInfoTag.read(from: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
         let handle = try MPG123Handle(resource: resource)
         let format = try handle.nativeFormat()

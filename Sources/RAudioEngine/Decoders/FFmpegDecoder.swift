@@ -201,7 +201,7 @@ public final class FFmpegDecoder: AudioDecoder {
             let read = FF.av_read_frame(context, packet)
             if read < 0 {
                 if read != raudio_av_error_eof(), let readError = input.reader.lastError {
-                    pendingError = AudioDecoderError(.unreadable, href: href, message: readError.message)
+                    pendingError = AudioDecoderError(reading: readError, href: href)
                     return
                 }
                 if read != raudio_av_error_eof() {

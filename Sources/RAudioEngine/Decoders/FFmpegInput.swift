@@ -34,7 +34,7 @@ final class FFmpegInput {
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
         if let protection = Self.protection(ofHeader: reader) {
             throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
@@ -123,7 +123,7 @@ final class FFmpegInput {
 
     private static func openError(_ status: Int32, doing what: String, reader: ResourceReader, href: String) -> AudioDecoderError {
         if let readError = reader.lastError {
-            return AudioDecoderError(.unreadable, href: href, message: readError.message)
+            return AudioDecoderError(reading: readError, href: href)
         }
         return AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not \(what): \(FFmpegError.describe(status))")
     }

@@ -50,7 +50,7 @@ public final class MPG123Decoder: AudioDecoder {
             fileLength = try resource.length()
             tag = try MPEGInfoTag.read(from: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
         handle = try MPG123Handle(resource: resource)
         format = try handle.nativeFormat()

@@ -37,7 +37,7 @@ final class MPG123Handle {
         do {
             reader = try ResourceReader(resource: resource, cancellation: cancellation)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
         var status: Int32 = 0
         guard let handle = mpg123_new(nil, &status) else {
@@ -115,7 +115,7 @@ final class MPG123Handle {
     /// handle's message.
     func error(_ status: Int32, doing what: String) -> AudioDecoderError {
         if let readError = reader.lastError {
-            return AudioDecoderError(.unreadable, href: href, message: readError.message)
+            return AudioDecoderError(reading: readError, href: href)
         }
         let detail: String = switch status {
         case MPG123_DONE.rawValue: "end of stream"

@@ -47,7 +47,7 @@ public struct RAudioDecoderFactory: AudioDecoderFactory {
         do {
             return try AudioFormatSniffer.sniff(resource: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
     }
 }

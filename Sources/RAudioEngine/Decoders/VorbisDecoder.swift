@@ -31,7 +31,7 @@ public final class VorbisDecoder: AudioDecoder {
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: resource.href, message: error.message)
+            throw AudioDecoderError(reading: error, href: resource.href)
         }
         file = .allocate(capacity: 1)
         let callbacks = ov_callbacks(
@@ -44,7 +44,7 @@ public final class VorbisDecoder: AudioDecoder {
             Unmanaged<ResourceReader>.fromOpaque(context).release()
             file.deallocate()
             if let readError = reader.lastError {
-                throw AudioDecoderError(.unreadable, href: resource.href, message: readError.message)
+                throw AudioDecoderError(reading: readError, href: resource.href)
             }
             throw AudioDecoderError(.corrupt, href: resource.href, message: Self.describeOpenFailure(status))
         }
@@ -148,7 +148,7 @@ public final class VorbisDecoder: AudioDecoder {
 
     private func error(_ status: Int32, at frame: Int64) -> AudioDecoderError {
         if let readError = reader.lastError {
-            return AudioDecoderError(.unreadable, href: href, message: readError.message)
+            return AudioDecoderError(reading: readError, href: href)
         }
         let what = switch status {
         case OV_HOLE: "too many gaps in the data"

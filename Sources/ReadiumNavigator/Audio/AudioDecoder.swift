@@ -43,6 +43,8 @@ public struct AudioDecoderError: Error, Sendable, Equatable, CustomStringConvert
         case corrupt = "track-corrupt"
         /// The resource could not be read.
         case unreadable = "track-unreadable"
+        /// The resource's server cannot be reached at all (`ResourceError.Code.unreachable`).
+        case sourceUnreachable = "track-unreachable"
         /// Seeking failed.
         case seekFailed = "seek-failed"
     }
@@ -57,6 +59,12 @@ public struct AudioDecoderError: Error, Sendable, Equatable, CustomStringConvert
         self.code = code
         self.href = href
         self.message = message
+    }
+
+    /// The error of a decoder whose resource failed to read: `.sourceUnreachable` when its server cannot
+    /// be reached at all, else `.unreadable`.
+    public init(reading error: ResourceError, href: String) {
+        self.init(error.code == .unreachable ? .sourceUnreachable : .unreadable, href: href, message: error.message)
     }
 
     public var description: String { "\(href): \(message)" }

@@ -20,18 +20,38 @@ extension AudioNavigator: RenderSessionOwner {
     }
 
     func didHear(_ position: RenderPosition, in report: HeardPositionReport) {
-        if report == .loaded { openedTracks.insert(position.item) }
+        if report == .loaded {
+            openedTracks.insert(position.item)
+            lastSkipped = nil
+        }
         hear(position)
-        if report == .playing { emitPositionIfDue() }
+        if report == .playing {
+            if position.frame > 0 { hasHeardAudio = true }
+            emitPositionIfDue()
+        }
     }
 
     func didStart(item: Int) {
         openedTracks.insert(item)
+        lastSkipped = nil
     }
 
     func skippedItemIssue(_ issue: RenderIssue) -> NavigatorIssue? {
         failedTracks.insert(issue.item)
+        lastSkipped = issue
         return issue.skippedWarning(at: timeline.locator(track: issue.item, seconds: 0))
+    }
+
+    /// The last track was skipped: the book's end was not heard, so it ends as a failure (the place kept
+    /// where the listener was), never as a book finished. Nothing was heard at all: `no-playable-track`.
+    func unheardEndIssue() -> NavigatorIssue? {
+        guard let skipped = lastSkipped, skipped.item == timeline.count - 1 else { return nil }
+        if !hasHeardAudio {
+            return NavigatorIssue(code: "no-playable-track", message: "\(publication.title): no track of the reading order can be played (\(skipped.message))",
+                                  href: skipped.href, fatal: true, locator: currentLocation)
+        }
+        return NavigatorIssue(code: skipped.code, message: "\(skipped.message); the end of the book was not heard", href: skipped.href,
+                              fatal: true, locator: currentLocation)
     }
 
     func nothingPlayableIssue() -> NavigatorIssue? {

@@ -27,6 +27,10 @@ public actor AudioNavigator {
     var lastPositionEvent: (track: Int, seconds: Double)?
     var openedTracks = Set<Int>()
     var failedTracks = Set<Int>()
+    /// The last track skipped since a track last started: the end is not heard when it is the last one.
+    var lastSkipped: RenderIssue?
+    /// Whether any audio was heard in this session (a position past a track's first frame).
+    var hasHeardAudio = false
 
     /// Throws `.protected` for LCP/DRM publications, `.noAudio` when the reading order has no audio.
     /// Starts the render thread (which makes the sink) and probes missing durations in the background.
@@ -81,7 +85,7 @@ public actor AudioNavigator {
     /// Moves to `seconds` of publication time, crossing tracks; clamped to the publication.
     public func seek(to seconds: Double) {
         let position = timeline.position(atTime: seconds)
-        handle(.seek(AudioTarget(track: position.track, seconds: position.seconds)))
+        move(to: AudioTarget(track: position.track, seconds: position.seconds))
     }
 
     /// Moves by `seconds` from the position heard, crossing track boundaries; clamped.
@@ -93,18 +97,18 @@ public actor AudioNavigator {
         // Durations before this track are unknown: stay within the track.
         var target = max(heardSeconds + seconds, 0)
         if let duration = timeline.duration(ofTrack: heardTrack) { target = min(target, duration) }
-        handle(.seek(AudioTarget(track: heardTrack, seconds: target)))
+        move(to: AudioTarget(track: heardTrack, seconds: target))
     }
 
     /// The start of the next track; nothing at the last one.
     public func goForward() {
         guard heardTrack + 1 < timeline.count else { return }
-        handle(.seek(AudioTarget(track: heardTrack + 1, seconds: 0)))
+        move(to: AudioTarget(track: heardTrack + 1, seconds: 0))
     }
 
     /// The start of the previous track (the first track's start at the first one).
     public func goBackward() {
-        handle(.seek(AudioTarget(track: max(heardTrack - 1, 0), seconds: 0)))
+        move(to: AudioTarget(track: max(heardTrack - 1, 0), seconds: 0))
     }
 
     public func skipForward() { seek(by: configuration.skipForwardInterval) }
@@ -124,12 +128,12 @@ public actor AudioNavigator {
                     href: locator.href, fatal: false, locator: locator)))
             }
         }
-        handle(.seek(target))
+        move(to: target)
     }
 
     /// Goes to a table-of-contents link such as `track.mp3#t=30`.
     public func go(to link: Link) throws(AudioNavigatorError) {
-        handle(.seek(try timeline.target(for: link)))
+        move(to: try timeline.target(for: link))
     }
 
     /// Changes the speed (clamped to 0.5...3.0, pitch preserved) while playing.
@@ -148,5 +152,13 @@ public actor AudioNavigator {
     /// Idempotent. Emits nothing more after it returns.
     public func close() async {
         await session.close()
+    }
+
+    /// Seeks to `target`, which is from now on the position reported (the `loading` state that follows
+    /// says where playback goes, not where it was: a resumed book never announces its start first).
+    private func move(to target: AudioTarget) {
+        heardTrack = target.track
+        heardSeconds = target.seconds
+        handle(.seek(target))
     }
 }

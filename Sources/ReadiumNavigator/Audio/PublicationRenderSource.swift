@@ -30,6 +30,13 @@ struct PublicationRenderSource: RenderSource {
         return .nearEnd(leadSeconds: Self.remoteLeadSeconds, previousDuration: previous)
     }
 
+    /// A track that opens but has no audio from its start (an M4B whose media data was never written).
+    func emptyItemIssue(at index: Int) -> RenderIssue? {
+        let href = publication.readingOrder.indices.contains(index) ? publication.readingOrder[index].hrefWithoutFragment : "item \(index)"
+        return RenderIssue(item: index, code: AudioDecoderError.Code.corrupt.rawValue,
+                           message: "\(href): has no audio data (the file may be cut short or not fully downloaded)", href: href)
+    }
+
     func issue(for error: any Error, item index: Int) -> RenderIssue {
         let href = publication.readingOrder.indices.contains(index) ? publication.readingOrder[index].hrefWithoutFragment : "item \(index)"
         switch error {
@@ -38,18 +45,22 @@ struct PublicationRenderSource: RenderSource {
             case .unsupportedFormat: "track-undecodable"
             case .corrupt: "track-corrupt"
             case .unreadable: "track-unreadable"
+            case .sourceUnreachable: "track-unreachable"
             case .seekFailed: "seek-failed"
             }
-            return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href)
+            return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
+                               endsPlayback: error.code == .sourceUnreachable)
         case let error as ResourceError:
             let code = switch error.code {
             case .remote: "track-remote"
             case .unavailable: "track-unavailable"
+            case .unreachable: "track-unreachable"
             case .notFound: "track-not-found"
             case .forbidden: "track-refused"
             default: "track-unreadable"
             }
-            return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href)
+            return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
+                               endsPlayback: error.code == .unreachable)
         default:
             return RenderIssue(item: index, code: "track-unreadable", message: "\(href): \(error)", href: href)
         }

@@ -56,7 +56,7 @@ extension RenderLoop {
                 let frame = decoder.format.frames(ofSeconds: startSeconds)
                 if frame != decoder.currentFrame { try decoder.seek(toFrame: frame) }
                 current = Item(index: index, decoder: decoder, resampler: resampler(for: decoder.format),
-                               endFrame: end.map { decoder.format.frames(ofSeconds: $0) })
+                               endFrame: end.map { decoder.format.frames(ofSeconds: $0) }, isEmptySoFar: frame == 0)
                 let position = RenderPosition(item: index, frame: decoder.currentFrame, sampleRate: decoder.format.sampleRate)
                 anchor = position
                 lastHeard = position
@@ -66,8 +66,13 @@ extension RenderLoop {
                 break
             } catch {
                 current = nil
-                report(.itemFailed(generation: generation, source.issue(for: error, item: index),
-                                   hasNext: source.mayHaveItem(at: index + 1)))
+                let issue = source.issue(for: error, item: index)
+                if issue.endsPlayback {
+                    closeItems()
+                    report(.sourceFailed(generation: generation, issue))
+                    return
+                }
+                report(.itemFailed(generation: generation, issue, hasNext: source.mayHaveItem(at: index + 1)))
                 index += 1
                 startSeconds = 0
                 end = nil

@@ -34,11 +34,13 @@ extension RenderLoop {
                 deferredReadFailure = (decoder, error)
                 return
             }
-            report(.itemFailed(generation: generation, source.issue(for: error, item: item.index),
-                               hasNext: source.mayHaveItem(at: item.index + 1)))
+            return failItem(source.issue(for: error, item: item.index))
+        }
+        guard frames > 0 else {
+            if item.isEmptySoFar, let issue = source.emptyItemIssue(at: item.index) { return failItem(issue) }
             return endItem()
         }
-        guard frames > 0 else { return endItem() }
+        if item.isEmptySoFar { current?.isEmptySoFar = false }
         renderedSeconds += format.seconds(ofFrames: Int64(frames))
         markItem = RenderPosition(item: item.index, frame: decoder.currentFrame, sampleRate: format.sampleRate)
         let samples = UnsafeBufferPointer(start: UnsafePointer(decodeBuffer), count: frames * format.channelCount)
@@ -134,6 +136,26 @@ extension RenderLoop {
         }
     }
 
+    /// The current item failed: playback ends here when the issue says so, else the item is skipped.
+    func failItem(_ issue: RenderIssue) {
+        if issue.endsPlayback { return endPlayback(issue) }
+        report(.itemFailed(generation: generation, issue, hasNext: source.mayHaveItem(at: issue.item + 1)))
+        endItem()
+    }
+
+    /// Plays out what the output holds, reports where that left the listener, and stops with `issue`.
+    func endPlayback(_ issue: RenderIssue) {
+        guard finishOutput() else { return }
+        if let position = heardPosition() {
+            lastHeard = position
+            anchor = position
+            report(.position(generation: generation, position))
+        }
+        isRunning = false
+        closeItems()
+        report(.sourceFailed(generation: generation, issue))
+    }
+
     /// The current item is done: continue in the same output stream with the next item that opens.
     func endItem() {
         guard let item = current else { return }
@@ -162,14 +184,15 @@ extension RenderLoop {
             }
             do {
                 let decoder = try decoder(forItem: index)
-                current = Item(index: index, decoder: decoder, resampler: resampler(for: decoder.format), endFrame: nil)
+                current = Item(index: index, decoder: decoder, resampler: resampler(for: decoder.format), endFrame: nil, isEmptySoFar: true)
                 report(.itemStarted(generation: generation, item: index, format: decoder.format))
                 return
             } catch is RenderSourceEnd {
                 break
             } catch {
-                report(.itemFailed(generation: generation, source.issue(for: error, item: index),
-                                   hasNext: source.mayHaveItem(at: index + 1)))
+                let issue = source.issue(for: error, item: index)
+                if issue.endsPlayback { return endPlayback(issue) }
+                report(.itemFailed(generation: generation, issue, hasNext: source.mayHaveItem(at: index + 1)))
                 index += 1
             }
         }

@@ -21,6 +21,9 @@ final class RenderLoop: @unchecked Sendable {
         var resampler: (any Resampler)?
         /// The frame the output ends at (a clip), in the item's rate.
         var endFrame: Int64?
+        /// Whether it was opened at its first frame and has given no audio yet: an end then means it
+        /// had none (`RenderSource.emptyItemIssue`).
+        var isEmptySoFar = false
     }
 
     /// An item opened ahead of time so that ZIP and codec work never causes an underrun.

@@ -32,6 +32,9 @@ public enum RenderReport: Sendable {
     case itemEnded(generation: UInt64, item: Int, hasNext: Bool)
     /// An item could not be opened or broke part-way: it is skipped (non-fatal).
     case itemFailed(generation: UInt64, RenderIssue, hasNext: Bool)
+    /// An item failed in a way that ends playback (`RenderIssue.endsPlayback`): rendering stopped after
+    /// the output played what it held; the last position heard was reported before.
+    case sourceFailed(generation: UInt64, RenderIssue)
     /// The asked item and every item after it failed to open: nothing is loaded.
     case loadFailed(generation: UInt64)
     /// The last item ended and the sink drained: the last sample was heard.

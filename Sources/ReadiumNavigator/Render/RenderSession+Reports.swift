@@ -37,6 +37,10 @@ extension RenderSession {
             guard reportGeneration == generation, let warning = owner.skippedItemIssue(issue) else { return }
             pendingIssue = warning
             handle(.error(fatal: false, hasNext: true), owner: owner)
+        case .sourceFailed(let reportGeneration, let issue):
+            guard reportGeneration == generation else { return }
+            pendingIssue = owner.endingIssue(issue)
+            handle(.error(fatal: true, hasNext: false), owner: owner)
         case .loadFailed(let reportGeneration):
             guard reportGeneration == generation else { return }
             // Fatal when nothing could ever be played; else the end of what could.
@@ -45,7 +49,13 @@ extension RenderSession {
         case .publicationEnded(let reportGeneration):
             guard reportGeneration == generation else { return }
             owner.willEndPublication()
-            handle(.endOfResource(hasNext: false), owner: owner)
+            if let issue = owner.unheardEndIssue() {
+                // The last item was skipped: the end of the publication was not heard.
+                pendingIssue = issue
+                handle(.error(fatal: true, hasNext: false), owner: owner)
+            } else {
+                handle(.endOfResource(hasNext: false), owner: owner)
+            }
         case .limitReached(let reportGeneration, let position):
             guard reportGeneration == generation else { return }
             owner.didHear(position, in: .limitReached)
@@ -68,6 +78,11 @@ extension RenderSession {
 }
 
 extension RenderIssue {
+    /// This issue as the fatal error that stops playback, pointing at `locator` (where the listener is).
+    func fatalError(at locator: Locator?) -> NavigatorIssue {
+        NavigatorIssue(code: code, message: message, href: href, fatal: true, locator: locator)
+    }
+
     /// This issue as a non-fatal navigator warning (the item is skipped) pointing at `locator`.
     func skippedWarning(at locator: Locator?) -> NavigatorIssue {
         NavigatorIssue(code: code, message: message, href: href, fatal: false, locator: locator)

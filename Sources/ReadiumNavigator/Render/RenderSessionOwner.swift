@@ -29,6 +29,12 @@ protocol RenderSessionOwner: Actor {
     func willHandle(_ report: RenderReport)
     /// The last item was heard to its end; called before the machine ends. Does nothing by default.
     func willEndPublication()
+    /// When the renderer ran past the last item: the fatal issue when its end was not heard after all
+    /// (the last item was skipped), nil (the default) for an end to announce.
+    func unheardEndIssue() -> NavigatorIssue?
+    /// The fatal issue for an item failure that ends playback (`RenderIssue.endsPlayback`); by default
+    /// the issue itself at `issueLocator`.
+    func endingIssue(_ issue: RenderIssue) -> NavigatorIssue
     /// Called off the actor before `report` is handed to `receive(_:)`: may suspend until the owner
     /// can make sense of it (the speech synthesizer waits for the words of an utterance still being
     /// synthesized). Later reports wait behind it, in order. Returns at once by default.
@@ -39,6 +45,8 @@ extension RenderSessionOwner {
     func didStart(item: Int) {}
     func willHandle(_ report: RenderReport) {}
     func willEndPublication() {}
+    func unheardEndIssue() -> NavigatorIssue? { nil }
+    func endingIssue(_ issue: RenderIssue) -> NavigatorIssue { issue.fatalError(at: issueLocator) }
     nonisolated func prepare(for report: RenderReport) async {}
 
     /// Feeds `event` to the state machine and performs its actions.

@@ -18,6 +18,11 @@ public protocol RenderSource: Sendable {
     /// When the item at `index` is opened ahead of its turn, for a gapless join (`.atStart` unless a
     /// source says otherwise). A source that answers `.nearEnd` must allow `openItem` on another thread.
     func preopening(ofItem index: Int) -> ItemPreopening
+
+    /// The issue of an item that opened but gave no audio at all from its start (an M4B whose media data
+    /// is missing): nil when an empty item is fine here (the default: a silent utterance), else the
+    /// item is skipped with this issue like one that failed.
+    func emptyItemIssue(at index: Int) -> RenderIssue?
 }
 
 /// When the render loop opens the item that follows the current one.
@@ -48,6 +53,8 @@ extension RenderSource {
 
     public func preopening(ofItem index: Int) -> ItemPreopening { .atStart }
 
+    public func emptyItemIssue(at index: Int) -> RenderIssue? { nil }
+
     /// Whether an item may exist at `index` (always true when the count is unknown).
     func mayHaveItem(at index: Int) -> Bool {
         guard index >= 0 else { return false }
@@ -65,12 +72,17 @@ public struct RenderIssue: Sendable, Hashable, CustomStringConvertible {
     /// For a person, naming the href or file.
     public var message: String
     public var href: String?
+    /// Whether what failed is the source itself rather than this item (a remote book's server cannot be
+    /// reached after the retries): the items after it would fail the same way, so playback stops here,
+    /// where the listener is, instead of skipping them to an end that was never heard.
+    public var endsPlayback: Bool
 
-    public init(item: Int, code: String, message: String, href: String?) {
+    public init(item: Int, code: String, message: String, href: String?, endsPlayback: Bool = false) {
         self.item = item
         self.code = code
         self.message = message
         self.href = href
+        self.endsPlayback = endsPlayback
     }
 
     public var description: String { "\(code): \(message)" }

@@ -46,6 +46,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether no connection to the server could be made at all (rather than one request failing).
+    public var leavesTheServerUnreachable: Bool { code == .unreachable || code == .hostNotFound }
+
     public var description: String { "\(url): \(message)" }
 }
 

@@ -28,7 +28,7 @@ public enum RemoteDocument {
             } catch {
                 if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
-                return .retry(reason: error.message, resumeAt: nil, progressed: false)
+                return .retry(reason: error.message, resumeAt: nil, progressed: false, unreachable: error.leavesTheServerUnreachable)
             }
             if tooLarge {
                 throw ResourceError(.tooLarge, href: url, message: "is larger than \(maximumBytes / 1024 / 1024) MB, too large for a manifest")

@@ -30,7 +30,7 @@ struct RemoteProbe: Sendable {
             } catch {
                 if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
-                return .retry(reason: error.message, resumeAt: nil, progressed: false)
+                return .retry(reason: error.message, resumeAt: nil, progressed: false, unreachable: error.leavesTheServerUnreachable)
             }
             if head.status == 416 {
                 // Nothing to range over: an empty file (`Content-Range: bytes */0`).

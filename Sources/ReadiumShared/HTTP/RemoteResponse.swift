@@ -26,6 +26,6 @@ enum RemoteResponse {
 extension ResourceError {
     /// The resource error for a network failure of `href` that retries did not cure.
     init(_ error: HTTPError, href: String) {
-        self.init(.unavailable, href: href, message: error.message)
+        self.init(error.leavesTheServerUnreachable ? .unreachable : .unavailable, href: href, message: error.message)
     }
 }

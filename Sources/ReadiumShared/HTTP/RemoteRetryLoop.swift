@@ -9,14 +9,14 @@ struct RemoteRetryLoop {
         case done
         /// A transient failure (`reason`, for the warning); `resumeAt` is the byte the next attempt starts
         /// from, and `progressed` whether this attempt got any byte (which resets the count of attempts).
-        case retry(reason: String, resumeAt: UInt64?, progressed: Bool)
+        case retry(reason: String, resumeAt: UInt64?, progressed: Bool, unreachable: Bool = false)
     }
 
     let access: RemoteAccess
     let url: String
 
-    /// Calls `attempt` until it is done; throws the last failure as `.unavailable` once the retries are
-    /// spent, or at once when `attempt` throws. Returns false when `shouldStop` ended it while waiting.
+    /// Calls `attempt` until it is done; throws the last failure once the retries are spent (`.unreachable`
+    /// when no connection could be made, else `.unavailable`), or at once when `attempt` throws. Returns false when `shouldStop` ended it while waiting.
     func run(shouldStop: () -> Bool, _ attempt: () throws(ResourceError) -> Attempt) throws(ResourceError) -> Bool {
         var failures = 0
         while true {
@@ -25,11 +25,11 @@ struct RemoteRetryLoop {
             switch try attempt() {
             case .done:
                 return true
-            case .retry(let reason, let resumeAt, let progressed):
+            case .retry(let reason, let resumeAt, let progressed, let unreachable):
                 if progressed { failures = 0 }
                 guard failures < access.retryDelays.count else {
                     let tries = failures + 1
-                    throw ResourceError(.unavailable, href: url, message: "\(reason) (gave up after \(tries) attempt\(tries == 1 ? "" : "s"))")
+                    throw ResourceError(unreachable ? .unreachable : .unavailable, href: url, message: "\(reason) (gave up after \(tries) attempt\(tries == 1 ? "" : "s"))")
                 }
                 let delay = access.retryDelays[failures]
                 failures += 1

@@ -60,7 +60,7 @@ struct RemoteTransfer {
                 if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
                 if stopped || shouldStop() { return .done }
                 guard error.isTransient else { throw ResourceError(error, href: url) }
-                return .retry(reason: error.message, resumeAt: position, progressed: position > startedAt)
+                return .retry(reason: error.message, resumeAt: position, progressed: position > startedAt, unreachable: error.leavesTheServerUnreachable)
             }
             if access.cancellation.isCancelled { throw access.cancellation.error(href: url) }
             if let bodyError { throw bodyError }

@@ -13,6 +13,9 @@ public struct ResourceError: Error, Sendable, Equatable, CustomStringConvertible
         case remote = "remote-resource"
         /// A remote resource cannot be fetched: its server is unreachable, refuses it, or keeps failing.
         case unavailable = "remote-unavailable"
+        /// A remote resource's server cannot be reached at all (no connection, the host does not resolve),
+        /// after the retries: the other resources of that server cannot be fetched either.
+        case unreachable = "remote-unreachable"
         /// The resource is too large to read this way (for example a ZIP bomb).
         case tooLarge = "too-large"
         /// The operating system failed to read it.

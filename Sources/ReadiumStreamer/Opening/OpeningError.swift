@@ -37,7 +37,7 @@ public struct OpeningError: Error, Sendable, Equatable, CustomStringConvertible 
         case .badData: .badData
         case .forbidden, .tooLarge: .forbidden
         case .remote: .unsupported
-        case .unavailable: .unavailable
+        case .unavailable, .unreachable: .unavailable
         case .io: .io
         }
         self.init(code, path: error.href, message: error.message)

@@ -6,18 +6,20 @@ import ReadiumShared
 
 /// A decoder of `frameCount` frames whose samples encode their own index (frame / 1e6), so the
 /// sink can check that nothing is dropped, repeated or reordered. Fails with `.corrupt` at
-/// `corruptAt` when given.
+/// `corruptAt` when given, or as a remote track whose server cannot be reached (`unreachable`).
 final class CountingDecoder: AudioDecoder {
     let format: PCMFormat
     let total: Int64
     let corruptAt: Int64?
+    let unreachable: Bool
     let href: String
     private(set) var currentFrame: Int64 = 0
 
-    init(format: PCMFormat, frameCount: Int64, corruptAt: Int64? = nil, href: String) {
+    init(format: PCMFormat, frameCount: Int64, corruptAt: Int64? = nil, unreachable: Bool = false, href: String) {
         self.format = format
         total = frameCount
         self.corruptAt = corruptAt
+        self.unreachable = unreachable
         self.href = href
     }
 
@@ -26,6 +28,9 @@ final class CountingDecoder: AudioDecoder {
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(AudioDecoderError) -> Int {
         let limit = corruptAt ?? total
         if currentFrame >= limit, corruptAt != nil {
+            if unreachable {
+                throw AudioDecoderError(reading: ResourceError(.unreachable, href: href, message: "cannot connect to the server"), href: href)
+            }
             throw AudioDecoderError(.corrupt, href: href, message: "broken at frame \(limit)")
         }
         let frames = Int(min(Int64(maxFrames), limit - currentFrame))
@@ -43,7 +48,8 @@ final class CountingDecoder: AudioDecoder {
     }
 }
 
-/// Makes `CountingDecoder`s by href: `"<frames>"`, `"<frames>-corrupt<at>"`, or `"opus"` (unsupported).
+/// Makes `CountingDecoder`s by href: `"<frames>"` (`"0"`: no audio at all), `"<frames>-corrupt<at>"`,
+/// `"<frames>-unreachable<at>"` (the server goes away at that frame), or `"opus"` (unsupported).
 struct CountingDecoderFactory: AudioDecoderFactory {
     let format: PCMFormat
 
@@ -52,8 +58,10 @@ struct CountingDecoderFactory: AudioDecoderFactory {
         if name == "opus" { throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: "Opus is not supported yet") }
         let parts = name.split(separator: "-")
         let frames = Int64(parts[0]) ?? 0
-        let corruptAt = parts.count > 1 ? Int64(parts[1].dropFirst("corrupt".count)) : nil
-        return CountingDecoder(format: format, frameCount: frames, corruptAt: corruptAt, href: resource.href)
+        let failure = parts.count > 1 ? parts[1] : ""
+        let unreachable = failure.hasPrefix("unreachable")
+        let corruptAt = parts.count > 1 ? Int64(failure.drop { $0.isLetter }) : nil
+        return CountingDecoder(format: format, frameCount: frames, corruptAt: corruptAt, unreachable: unreachable, href: resource.href)
     }
 }
 

@@ -31,7 +31,7 @@ public final class FLACDecoder: AudioDecoder {
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
-            throw AudioDecoderError(.unreadable, href: href, message: error.message)
+            throw AudioDecoderError(reading: error, href: href)
         }
         guard let decoder = FLAC__stream_decoder_new() else {
             throw AudioDecoderError(.corrupt, href: href, message: "libFLAC could not allocate a decoder (out of memory)")
@@ -47,7 +47,7 @@ public final class FLACDecoder: AudioDecoder {
         let read = FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0
         guard read, let info = client.streamInfo else {
             FLAC__stream_decoder_delete(decoder)
-            if let readError = reader.lastError { throw AudioDecoderError(.unreadable, href: href, message: readError.message) }
+            if let readError = reader.lastError { throw AudioDecoderError(reading: readError, href: href) }
             let detail = client.errorDescription.map { ": \($0)" } ?? ""
             throw AudioDecoderError(.corrupt, href: href, message: client.streamInfo == nil
                 ? "its STREAMINFO block is missing or damaged\(detail)" : "libFLAC could not read its metadata blocks (damaged, or sizes larger than the file)\(detail)")
@@ -128,7 +128,7 @@ public final class FLACDecoder: AudioDecoder {
             return
         }
         if let readError = client.reader.lastError {
-            pendingError = AudioDecoderError(.unreadable, href: href, message: readError.message)
+            pendingError = AudioDecoderError(reading: readError, href: href)
         } else {
             pendingError = AudioDecoderError(.corrupt, href: href, message: "the FLAC stream is damaged at \(String(format: "%.3f s", Double(currentFrame) / Double(format.sampleRate))): \(client.errorDescription ?? "libFLAC state \(state.rawValue)")")
         }

@@ -56,7 +56,7 @@ public final class MP4AudioDecoder: AudioDecoder {
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
-            throw .failed(AudioDecoderError(.unreadable, href: href, message: error.message))
+            throw .failed(AudioDecoderError(reading: error, href: href))
         }
         var context: UnsafeMutablePointer<AVCodecContext>?
         var packet = FF.av_packet_alloc()
