@@ -80,7 +80,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let wav = folder.path("out.wav")
         let running = try RunningProcess(ProcessRunner.raudioExecutable,
-                                         ["play", PlayCommandTests.sampleBook, "--output", "wav:\(wav)", "--realtime", "--from", "3", "--no-state", "--interval", "0.1"])
+                                         ["play", PlayCommandTests.sampleBook, "--output", "wav:\(wav)", "--realtime", "--from", "8", "--no-state", "--interval", "0.1"])
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })
         #expect(Self.send("sleep chapter", to: running) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"set\"") })
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"sleep\"") && $0.contains("\"fired\"") })
@@ -93,12 +93,13 @@ import Testing
         let peak = { (from: Double, to: Double) -> Int in
             samples[max(0, Int(from * rate))..<min(samples.count, Int(to * rate))].map { abs(Int($0)) }.max() ?? 0
         }
-        // The WAV starts at 3 s of the book; chapter 1 ends at 15.26 s, so the fade spans 2.26 s to 12.26 s of it.
+        // The WAV starts at 8 s of the book; chapter 1 ends at 15.26 s, so the fade is on from the first
+        // tick (7.26 s left: 73 % of the level) to nothing at 7.26 s of it.
         let seconds = Double(samples.count) / rate
-        #expect(seconds > 11.5 && seconds < 13.5, "\(seconds) s rendered")
+        #expect(seconds > 6.8 && seconds < 8.5, "\(seconds) s rendered")
         let early = peak(0, 2)
-        #expect(early > 3000)
-        #expect(peak(11.6, 12.1) < early / 6, "the chapter's last half second is faded (\(peak(11.6, 12.1)) of \(early))")
+        #expect(early > 1500)
+        #expect(peak(6.75, 7.25) < early / 6, "the chapter's last half second is faded (\(peak(6.75, 7.25)) of \(early))")
     }
 
     @Test func aSpokenBookFollowsItsNavigationDocument() throws {

@@ -46,7 +46,7 @@ struct BookmarksCommand: ParsableCommand {
             }
             let bookmarks = try store.bookmarks(key: key)
             if human {
-                try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(publication.title)." : Self.table(bookmarks))
+                try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(publication.title)." : Self.table(bookmarks, chapters: ChapterMap(publication: publication)))
             } else {
                 for bookmark in bookmarks { try? StandardStreams.printLine(JSONValue.object(PlayerEvent.bookmarkFields(bookmark)).serialized()) }
             }
@@ -57,17 +57,11 @@ struct BookmarksCommand: ParsableCommand {
         }
     }
 
-    static func table(_ bookmarks: [Bookmark]) -> String {
+    static func table(_ bookmarks: [Bookmark], chapters: ChapterMap? = nil) -> String {
         let rows = [["ID", "CREATED", "WHERE", "NOTE"]] + bookmarks.map { bookmark in
-            let locator = try? Locator(jsonString: bookmark.locator)
-            let place: String
-            if let locator, let begin = locator.locations.time?.begin {
-                place = "\(locator.href) \(PublicationSummary.clock(begin))"
-            } else if let locator, let quote = locator.text.highlight {
-                place = "\(locator.href) “\(quote.count > 40 ? quote.prefix(39) + "…" : Substring(quote))”"
-            } else {
-                place = locator?.href ?? "-"
-            }
+            let place = (try? Locator(jsonString: bookmark.locator)).map { locator in
+                PlaceDescription.describe(locator, chapter: chapters?.title(of: locator))
+            } ?? "-"
             let created = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: bookmark.created))
             return [String(bookmark.id), String(created.prefix(16)).replacingOccurrences(of: "T", with: " "), place, bookmark.note ?? ""]
         }

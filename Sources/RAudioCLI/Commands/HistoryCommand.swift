@@ -80,12 +80,10 @@ struct HistoryCommand: ParsableCommand {
             .joined(separator: "\n")
     }
 
-    /// The saved locator, short: its href and time or its progression in the resource.
+    /// The saved place, as a person reads it (`PlaceDescription`).
     private static func place(_ book: BookRecord) -> String {
         guard let json = book.locator, let locator = try? Locator(jsonString: json) else { return "-" }
-        if let begin = locator.locations.time?.begin { return "\(locator.href) \(PublicationSummary.clock(begin))" }
-        if let progression = locator.locations.progression { return "\(locator.href) \(Int(progression * 100))%" }
-        return locator.href
+        return PlaceDescription.describe(locator)
     }
 
     private static func isoDate(_ seconds: Double) -> String {

@@ -4,7 +4,8 @@ import ReadiumShared
 
 /// The publication's table of contents, flattened in reading order, and which entry a locator lies in:
 /// for an audiobook by publication time (`track.mp3`, `track.mp3#t=120`, a lone M4B's chapters), for an
-/// EPUB by the resource in the reading order (an entry `#fragment` counts from its resource's start).
+/// EPUB by the resource in the reading order and, for an entry `chapter.xhtml#id` (Project Gutenberg puts
+/// many chapters in one file), by where its element starts in the resource (`placingFragments(of:)`).
 struct ChapterMap: Sendable {
     struct Entry: Sendable {
         let title: String
@@ -15,11 +16,16 @@ struct ChapterMap: Sendable {
         /// for an audiobook whose durations are known.
         let readingOrderIndex: Int
         let start: Double?
-        /// Where `chapter N` goes.
+        /// Where `chapter N` goes: for text, the entry's element (its `#id` as the locator's fragment).
         let locator: Locator
+        /// Text: the element id of a `chapter.xhtml#id` entry.
+        var fragment: String? { locator.locations.fragments.first { !$0.contains("=") } }
+        /// Text: where the entry's element starts in its resource (`progression`, 0...1): 0 for an entry
+        /// without a fragment, nil for one whose fragment is not placed yet (or designates nothing).
+        var progression: Double?
     }
 
-    let entries: [Entry]
+    private(set) var entries: [Entry]
     /// Whether an entry starts inside a resource (`track.mp3#t=120`, `chapter.xhtml#id`): only then can a
     /// position event, and not only a track change, begin a chapter.
     let hasEntriesInsideResources: Bool
@@ -29,6 +35,29 @@ struct ChapterMap: Sendable {
     private let trackStarts: [Double?]
     /// The publication's length, for an audiobook whose durations are known.
     private let totalDuration: Double?
+    /// Whether entries are placed by time (an audiobook) rather than by element (text).
+    private let isTimed: Bool
+
+    /// Text entries whose `#id` is not placed yet: `placingFragments(of:)` places them.
+    var hasUnplacedFragments: Bool { !isTimed && entries.contains { $0.progression == nil && $0.fragment != nil } }
+
+    /// A copy with every text entry's `#id` placed in its resource, through the publication's content
+    /// service (an id that designates nothing counts from its resource's start, as before).
+    ///
+    /// Reads and parses each resource that holds such an entry: call it from a thread you own.
+    func placingFragments(of publication: Publication) -> ChapterMap {
+        guard hasUnplacedFragments, let service = publication.extensions[ContentServiceKey.key] as? any ContentService else { return self }
+        var placed = self
+        let byResource = Dictionary(grouping: entries.indices.filter { entries[$0].progression == nil }) { entries[$0].readingOrderIndex }
+        for (_, indices) in byResource {
+            let href = entries[indices[0]].locator.href
+            let progressions = service.progressions(ofFragments: indices.compactMap { entries[$0].fragment }, in: href)
+            for index in indices {
+                placed.entries[index].progression = entries[index].fragment.flatMap { progressions[$0] } ?? 0
+            }
+        }
+        return placed
+    }
 
     /// Entries whose resource is not in the reading order are left out.
     init(publication: Publication, timeline: PlaybackTimeline? = nil) {
@@ -40,12 +69,18 @@ struct ChapterMap: Sendable {
                     let type = link.type ?? publication.readingOrder[index].type ?? "application/octet-stream"
                     var locator = Locator(href: link.hrefWithoutFragment, type: type, title: link.title)
                     var start: Double?
+                    var progression: Double?
                     if let timeline {
                         let seconds = link.fragment.flatMap(MediaFragment.init(parsing:))?.begin ?? 0
                         start = timeline.time(track: index, seconds: seconds)
                         locator.locations.fragments = ["t=\(seconds.formatted)"]
+                    } else if let fragment = link.fragment, !fragment.isEmpty, !fragment.contains("=") {
+                        locator.locations.fragments = [fragment]
+                    } else {
+                        progression = 0
                     }
-                    entries.append(Entry(title: link.title ?? link.href, href: link.href, depth: depth, readingOrderIndex: index, start: start, locator: locator))
+                    entries.append(Entry(title: link.title ?? link.href, href: link.href, depth: depth, readingOrderIndex: index, start: start,
+                                         locator: locator, progression: progression))
                 }
                 walk(link.children, depth: depth + 1)
             }
@@ -58,6 +93,7 @@ struct ChapterMap: Sendable {
             return left < right
         }.map(\.element)
         hasEntriesInsideResources = self.entries.contains { $0.href.contains("#") }
+        isTimed = timeline != nil
         var index: [String: Int] = [:]
         for (position, href) in readingOrder.enumerated() where index[href] == nil { index[href] = position }
         resourceIndex = index
@@ -77,6 +113,11 @@ struct ChapterMap: Sendable {
         return start + (locator.locations.time?.begin ?? 0)
     }
 
+    /// The title of the entry `locator` lies in.
+    func title(of locator: Locator) -> String? {
+        index(of: locator).map { entries[$0].title }
+    }
+
     /// The entry `locator` lies in: the last one starting at or before it; nil before the first.
     /// `hint` (the entry last found) makes the usual answer, the same entry or the next, immediate.
     func index(of locator: Locator, hint: Int? = nil) -> Int? {
@@ -90,8 +131,23 @@ struct ChapterMap: Sendable {
             }
             return entries.lastIndex { ($0.start ?? .infinity) <= time + 0.001 }
         }
-        // Text: the first entry of the resource, else the last of an earlier one.
-        return entries.firstIndex { $0.readingOrderIndex == resource } ?? entries.lastIndex { $0.readingOrderIndex < resource }
+        return textIndex(resource: resource, progression: locator.locations.progression ?? 0)
+    }
+
+    /// Text: the entry of `resource` whose element starts last at or before `progression` (the last
+    /// listed of equals), else the last entry of an earlier resource. Nil while an entry of the resource
+    /// is not placed yet: a wrong chapter would be announced and then taken back.
+    private func textIndex(resource: Int, progression: Double) -> Int? {
+        var found: Int?
+        var foundStart = -Double.infinity
+        for index in entries.indices where entries[index].readingOrderIndex == resource {
+            guard let start = entries[index].progression else { return nil }
+            if start <= progression + 1e-9, start >= foundStart {
+                found = index
+                foundStart = start
+            }
+        }
+        return found ?? entries.lastIndex { $0.readingOrderIndex < resource }
     }
 }
 

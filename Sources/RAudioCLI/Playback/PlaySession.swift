@@ -76,9 +76,9 @@ struct PlaySession {
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication),
+                                             chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication),
                                              bufferedSeconds: { [publication] locator in RemoteAccessSetup.bufferedSeconds(in: publication, at: locator) }).run(controller, opened: opened) {
-            await applyStartPosition(to: navigator, memory: memory)
+            await applyStartPosition(to: navigator, memory: memory, chapters: chapters)
         }
         // A track still waiting on a slow server must not hold the close up.
         RemoteAccessSetup.cancellation.cancel()
@@ -111,9 +111,9 @@ struct PlaySession {
         let chapters = ChapterMap(publication: publication)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(controller, opened: opened) {
+                                             chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(controller, opened: opened) {
             guard let from = options.from else {
-                if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator) }
+                if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator, chapters: chapters) }
                 return nil
             }
             if case .start = from { return nil }
@@ -138,10 +138,13 @@ struct PlaySession {
         }
     }
 
-    /// Whether `--from` is a percentage, which needs the publication's whole duration up front.
+    /// Whether `--from` is a percentage or a time, which need the publication's whole duration up front
+    /// (a time past the end is refused).
     private var needsAllDurations: Bool {
-        if case .percentage = options.from { return true }
-        return false
+        switch options.from {
+        case .percentage, .seconds: true
+        default: false
+        }
     }
 
     /// The navigator's settings: the options, else what the book was last played with.
@@ -160,9 +163,9 @@ struct PlaySession {
     }
 
     /// Moves to `--from` before playing; returns a message when it is unusable.
-    private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?) async -> String? {
+    private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
         guard let from = options.from else {
-            if let resume = memory?.resumePoint, await resumeAt(resume.locator, navigator), resume.rewind > 0 {
+            if let resume = memory?.resumePoint, await resumeAt(resume.locator, navigator, chapters: chapters), resume.rewind > 0 {
                 await navigator.seek(by: -resume.rewind)
             }
             return nil
@@ -171,6 +174,10 @@ struct PlaySession {
         case .start:
             break
         case .seconds(let seconds):
+            // Past the end there is nothing to hear: playing "from" there would mark the book finished.
+            if let total = await navigator.totalDuration, seconds >= total {
+                return "--from \(PublicationSummary.clock(seconds)): the book is \(PublicationSummary.clock(total)) long; give a time before its end"
+            }
             await navigator.seek(to: seconds)
         case .percentage(let percent):
             if let total = await navigator.totalDuration {
@@ -186,15 +193,21 @@ struct PlaySession {
 
     /// Goes where the book was left; a saved position that no longer fits the book is said and ignored.
     @discardableResult
-    private func resumeAt(_ locator: Locator, _ navigator: some RecordingNavigator) async -> Bool {
+    private func resumeAt(_ locator: Locator, _ navigator: some RecordingNavigator, chapters: ChapterMap) async -> Bool {
         do {
             try await navigator.go(to: locator)
-            StandardStreams.printError("raudio: resuming where the book was left (\(locator.href)\(locator.locations.fragments.first.map { "#" + $0 } ?? ""))")
+            StandardStreams.printError("raudio: resuming where the book was left: \(await describe(locator, navigator, chapters: chapters))")
             return true
         } catch {
             StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
             return false
         }
+    }
+
+    /// The resumed place for a person: chapter, and for audio the time in the book and its length.
+    private func describe(_ locator: Locator, _ navigator: some RecordingNavigator, chapters: ChapterMap) async -> String {
+        let length = await (navigator as? AudioNavigator)?.totalDuration
+        return PlaceDescription.describe(locator, chapter: chapters.title(of: locator), timeInBook: chapters.time(of: locator), bookLength: length)
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.

@@ -14,6 +14,8 @@ struct SessionDriver {
     var settings = PlayerSettings()
     /// The table of contents, for `chapter` events and commands.
     var chapters: ChapterMap? = nil
+    /// The publication whose text entries' `#id`s are placed in the background when `chapters` has any.
+    var publication: Publication? = nil
     /// Who else follows the session and sends commands: the terminal player, MPRIS, a progress bar.
     var frontEnds = SessionFrontEnds()
     /// Seconds of audio fetched ahead of a locator (a remote book), for `status`'s `buffer`.
@@ -58,12 +60,18 @@ struct SessionDriver {
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers,
                                          commands: frontEnds.commandSources, addressedCommands: frontEnds.addressedCommands)
-        let sleepTimer = SleepTimer { timerContinuation.yield(.sleepTick) }
+        let sleepTimer = SleepTimer(tick: { timerContinuation.yield(.sleepTick) })
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)
         loop.bufferedSeconds = bufferedSeconds
         defer {
             memory?.sessionEnded(finished: loop.reachedTheEnd)
             sleepTimer.cancel()
+        }
+        if let chapters, chapters.hasUnplacedFragments, let publication {
+            Task {
+                let placed = await BlockingWork.run(named: "raudio.chapters") { chapters.placingFragments(of: publication) }
+                timerContinuation.yield(.chaptersPlaced(placed))
+            }
         }
         await controller.play()
         if let sleep { try await loop.setSleep(sleep, acknowledging: false) }

@@ -16,6 +16,8 @@ enum SessionInput: Sendable {
     case stopTimeout
     /// The sleep timer's tick (four a second while it is set).
     case sleepTick
+    /// The table of contents with its text entries' `#id`s placed (`ChapterMap.placingFragments(of:)`).
+    case chaptersPlaced(ChapterMap)
 }
 
 extension SessionInput {

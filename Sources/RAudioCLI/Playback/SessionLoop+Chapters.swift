@@ -10,10 +10,14 @@ extension SessionLoop {
     /// `sleep chapter`).
     mutating func followChapters() async throws(StandardStreams.ReaderGone) {
         guard let chapters, let locator = lastLocator, let index = chapters.index(of: locator, hint: currentChapter), index != currentChapter else { return }
-        let isFirst = currentChapter == nil
+        let previous = currentChapter
         currentChapter = index
+        let movedByTheListener = isNavigating
+        isNavigating = false
         try writer.write(PlayerEvent.chapter(chapters.entries[index], index: index, locator: locator))
-        if !isFirst, let sleepTimer, sleepTimer.untilChapterEnd {
+        // `sleep chapter` pauses when a chapter was played to its end: not at a chapter the listener
+        // moved to (`chapter next`, a seek), nor when playback goes back.
+        if let previous, index > previous, !movedByTheListener, let sleepTimer, sleepTimer.untilChapterEnd {
             let faded = sleepTimer.isFading
             sleepTimer.cancel()
             try? await controller.perform(.pause)
@@ -72,6 +76,12 @@ extension SessionLoop {
 }
 
 extension SessionEvent {
+    /// The event inside any `withAudioLocator` wrapping.
+    var innermost: SessionEvent {
+        if case .withAudioLocator(let inner, _) = self { return inner.innermost }
+        return self
+    }
+
     /// Whether the event may begin another chapter of `chapters`: a track or utterance always may, a
     /// position only when an entry starts inside a resource (a `range` or a warning never does).
     func mayChangeChapter(in chapters: ChapterMap) -> Bool {

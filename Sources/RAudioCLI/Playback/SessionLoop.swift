@@ -27,9 +27,12 @@ struct SessionLoop {
     var settings: PlayerSettings
     var volume: Double { settings.volume }
     /// The table of contents, to follow chapters (`chapter` events and commands, `sleep chapter`).
-    let chapters: ChapterMap?
+    var chapters: ChapterMap?
     /// The table-of-contents entry being heard (an index into `chapters.entries`).
     var currentChapter: Int?
+    /// A command moved the position (seek, go, chapter...) and the navigator has not settled there yet:
+    /// a chapter change meanwhile is the listener's move, not a chapter heard to its end (`sleep chapter`).
+    var isNavigating = false
     /// Seconds of audio fetched ahead of a locator (a remote book): `status`'s `buffer`.
     var bufferedSeconds: (@Sendable (Locator) -> Double?)?
 
@@ -53,6 +56,10 @@ struct SessionLoop {
             memory?.note(event)
             let status = try handle(event)
             if let chapters, event.mayChangeChapter(in: chapters) { try await followChapters() }
+            if case .stateChanged(let state, _) = event.innermost {
+                sleepTimer?.follow(isPlaying: state == .playing)
+                if state != .loading { isNavigating = false }
+            }
             if sleepTimer?.untilChapterEnd == true, case .position = event { try await fadeBeforeChapterEnd() }
             return status
         case .navigatorFinished:
@@ -68,6 +75,10 @@ struct SessionLoop {
             return try await quit()
         case .sleepTick:
             try await sleepTick()
+            return nil
+        case .chaptersPlaced(let placed):
+            chapters = placed
+            try await followChapters()
             return nil
         case .stopTimeout:
             // The navigator did not confirm the stop: say where we were and leave.
@@ -132,6 +143,7 @@ struct SessionLoop {
             try writer.report("error", code: error.code.rawValue, message: error.message, fatal: false, id: error.id)
             return nil
         }
+        if request.command.movesThePosition { isNavigating = true }
         switch request.command {
         case .stop:
             try writer.write(PlayerEvent.ack(request.command, id: request.id))

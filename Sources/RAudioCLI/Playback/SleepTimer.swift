@@ -1,34 +1,58 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// A session's sleep timer: a wall-clock deadline after which playback fades out over its last
-/// `fadeSeconds` and pauses (it does not quit: the position is saved by the pause, and `play`
-/// goes on). Ticks four times a second while set, into the session's input stream, so that the
-/// session loop does the fading and the pausing in order with everything else.
+import ReadiumNavigator
+
+/// A session's sleep timer: a countdown of listening time after which playback fades out over its last
+/// `fadeSeconds` and pauses (it does not quit: the position is saved by the pause, and `play` goes on).
+/// It counts only while playback plays (`hold()` while paused or loading, `release()` when playing again).
+/// Ticks four times a second while set, into the session's input stream, so that the session loop does
+/// the fading and the pausing in order with everything else.
+///
+/// Time comes from a `PlaybackClock`: tests drive the timer with a `ManualClock` and call the session's
+/// tick themselves.
 final class SleepTimer {
     /// The fade before the deadline.
     static let fadeSeconds = 10.0
-    private(set) var deadline: ContinuousClock.Instant?
+
+    private enum Countdown {
+        case off
+        /// Counting down while playing: ends at `deadline` (clock seconds).
+        case running(deadline: Double)
+        /// Held while not playing, with this much left.
+        case held(remaining: Double)
+    }
+
+    private var countdown = Countdown.off
+    /// Whether playback plays now (the countdown runs only then).
+    private var isPlaying = false
     /// The remaining minutes last announced in a `sleep` event.
     var announcedMinutes: Int?
     /// Whether the fade has begun (the volume is being lowered).
     var isFading = false
-    /// `sleep chapter`: pause when the table-of-contents entry being heard ends.
+    /// `sleep chapter`: pause when the table-of-contents entry being heard ends by playing.
     var untilChapterEnd = false
+    private let clock: any PlaybackClock
     private var ticker: Task<Void, Never>?
-    private let tick: @Sendable () -> Void
+    private let tick: (@Sendable () -> Void)?
 
-    init(tick: @escaping @Sendable () -> Void) {
+    /// `tick` is called four times a second while a countdown is set; nil for none (tests tick by hand).
+    init(clock: any PlaybackClock = SystemPlaybackClock(), tick: (@Sendable () -> Void)?) {
+        self.clock = clock
         self.tick = tick
     }
 
     deinit { ticker?.cancel() }
 
-    /// Seconds until the pause; nil when no timer is set.
+    /// Seconds of playing until the pause; nil when no timer is set.
     var remaining: Double? {
-        deadline.map { max(0, Double((($0 - ContinuousClock.now) / .milliseconds(1)).rounded()) / 1000) }
+        switch countdown {
+        case .off: nil
+        case .running(let deadline): max(0, ((deadline - clock.now) * 1000).rounded() / 1000)
+        case .held(let remaining): remaining
+        }
     }
 
     func set(after seconds: Double) {
-        deadline = .now + .milliseconds(Int64(seconds * 1000))
+        countdown = isPlaying ? .running(deadline: clock.now + seconds) : .held(remaining: seconds)
         announcedMinutes = nil
         isFading = false
         startTicking()
@@ -40,16 +64,26 @@ final class SleepTimer {
     }
 
     func cancel() {
-        deadline = nil
+        countdown = .off
         untilChapterEnd = false
         isFading = false
         ticker?.cancel()
         ticker = nil
     }
 
+    /// Follows playback: the countdown runs while `playing`, and stands still otherwise.
+    func follow(isPlaying playing: Bool) {
+        guard playing != isPlaying else { return }
+        isPlaying = playing
+        switch countdown {
+        case .running where !playing: countdown = .held(remaining: remaining ?? 0)
+        case .held(let remaining) where playing: countdown = .running(deadline: clock.now + remaining)
+        default: break
+        }
+    }
+
     private func startTicking() {
-        guard ticker == nil else { return }
-        let tick = tick
+        guard ticker == nil, let tick else { return }
         ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))

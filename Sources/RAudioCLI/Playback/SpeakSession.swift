@@ -69,10 +69,10 @@ struct SpeakSession {
             let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
                                           voice: configuration.voiceIdentifier)
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
-                                                 settings: settings, chapters: chapters,
+                                                 settings: settings, chapters: chapters, publication: publication,
                                                  frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
                 .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
-                    await moveToStart(synthesizer, service: service, memory: memory)
+                    await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
                 }
             await synthesizer.close()
             SpeechEngineSetup.stopWorkers(of: engine)
@@ -85,7 +85,7 @@ struct SpeakSession {
     }
 
     /// Plans from `--from`; returns a message when it is unusable.
-    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?, memory: ListeningMemory?) async -> String? {
+    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
         let locator: Locator
         switch command.options.from {
         case nil:
@@ -94,7 +94,7 @@ struct SpeakSession {
             guard let resume = memory?.resumePoint?.locator else { return nil }
             do {
                 try await synthesizer.go(to: resume)
-                StandardStreams.printError("raudio: resuming where the book was left (\(resume.href))")
+                StandardStreams.printError("raudio: resuming where the book was left: \(PlaceDescription.describe(resume, chapter: chapters.title(of: resume)))")
             } catch {
                 StandardStreams.printError("raudio: warning: the saved position (\(resume.href)) is not in this book any more (\(error)); starting from the beginning")
             }

@@ -52,6 +52,14 @@ public enum PlayerCommand: Sendable, Hashable {
     /// The command's word, as typed and as echoed in the `ack` event.
     public var name: String { kind.rawValue }
 
+    /// Whether the command moves the position being heard (rather than how it is heard).
+    var movesThePosition: Bool {
+        switch self {
+        case .seek, .forward, .back, .next, .previous, .go, .escape, .goToBookmark, .chapter: true
+        case .play, .pause, .toggle, .stop, .quit, .speed, .volume, .status, .voice, .pitch, .bookmark, .bookmarks, .sleep, .toc: false
+        }
+    }
+
     /// The command's name without its value.
     public var kind: Name {
         switch self {

@@ -9,6 +9,19 @@ public protocol ContentService: Sendable {
     ///
     /// - Throws: `ContentError.Code.unknownHref` when `start` points outside the reading order.
     func content(from start: Locator?) throws(ContentError) -> any Content
+
+    /// Where the elements that `fragments` (element ids, without `#`) designate start in the resource
+    /// `href`: the `progression` (0...1) of the first content element each designates (the element, its
+    /// first descendant with content, or the element an empty anchor stands just before). Ids that
+    /// designate nothing are left out.
+    ///
+    /// Reads and parses the resource: call it from a thread you own, not on Swift's cooperative pool.
+    func progressions(ofFragments fragments: [String], in href: String) -> [String: Double]
+}
+
+extension ContentService {
+    /// A service that cannot place fragments places none.
+    public func progressions(ofFragments fragments: [String], in href: String) -> [String: Double] { [:] }
 }
 
 /// The key of the content service in `Publication.extensions`.

@@ -70,6 +70,18 @@ public final class EPUBContentService: ContentService {
         )
     }
 
+    public func progressions(ofFragments fragments: [String], in href: String) -> [String: Double] {
+        guard !fragments.isEmpty, let index = readingOrderIndex(of: href) else { return [:] }
+        let elements = extractResource(at: index).elements
+        var placed: [String: Double] = [:]
+        for fragment in fragments where placed[fragment] == nil {
+            let selector = "#" + fragment
+            let element = elements.first { $0.ownSelector == selector } ?? elements.first { $0.matchingSelectors.contains(selector) }
+            if let element { placed[fragment] = element.element.locator.locations.progression ?? 0 }
+        }
+        return placed
+    }
+
     func readingOrderIndex(of href: String) -> Int? {
         guard let path = try? Href(href).path else { return nil }
         return readingOrder.firstIndex { (try? Href($0.hrefWithoutFragment).path) == path }
