@@ -6,8 +6,7 @@ import ArgumentParser
 /// why raudio stopped. The other followers (IPC clients, the terminal player, MPRIS) get every event.
 struct EventSelection: ExpressibleByArgument, Equatable, Sendable {
     /// Every kind of event docs/events.md describes.
-    static let knownKinds = ["opened", "state", "position", "track", "warning", "error", "ack", "utterance", "range",
-                             "bookmark", "bookmarks", "sleep", "chapter", "toc", "settings", "hello", "listening"]
+    static let knownKinds = PlayerEvent.Kind.allCases.map(\.rawValue)
     static let all = EventSelection(kinds: Set(knownKinds))
 
     /// The kinds written.

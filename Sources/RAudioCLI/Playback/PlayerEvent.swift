@@ -11,6 +11,13 @@ import ReadiumShared
 enum PlayerEvent {
     static let version: JSONValue = 1
 
+    /// Every kind of event raudio prints, by its `type`: the one list the builders below, `--events`,
+    /// the IPC `hello` and docs/events.schema.json (checked by EventsSchemaTests) agree on.
+    enum Kind: String, CaseIterable, Sendable {
+        case opened, state, position, track, warning, error, ack, utterance, range, bookmark, bookmarks, sleep, chapter, toc,
+             settings, hello, listening
+    }
+
     static func opened(_ publication: Publication, duration: Double?) -> JSONValue {
         var summary = JSONObject()
         summary["title"] = .string(publication.title)
@@ -22,13 +29,13 @@ enum PlayerEvent {
         summary["readingOrderCount"] = .integer(Int64(publication.readingOrder.count))
         if let duration { summary["duration"] = .number(of: duration) }
         summary["toc"] = .array(publication.tableOfContents.map(tocEntry))
-        return event("opened", ["publication": .object(summary)])
+        return event(.opened, ["publication": .object(summary)])
     }
 
     static func state(_ state: PlaybackState, locator: Locator?) -> JSONValue {
         var fields: JSONObject = ["state": .string(state.name)]
         if let locator { fields["locator"] = locator.json }
-        return event("state", fields)
+        return event(.state, fields)
     }
 
     /// The listener's settings: once after `opened`, then whenever one changes. `pitch` and `voice`
@@ -37,18 +44,18 @@ enum PlayerEvent {
         var fields: JSONObject = ["speed": .number(of: settings.speed), "volume": .number(of: settings.volume)]
         if let pitch = settings.pitch { fields["pitch"] = .number(of: pitch) }
         if let voice = settings.voice { fields["voice"] = .string(voice) }
-        return event("settings", fields)
+        return event(.settings, fields)
     }
 
     static func position(_ locator: Locator) -> JSONValue {
-        event("position", ["locator": locator.json])
+        event(.position, ["locator": locator.json])
     }
 
     static func track(index: Int, link: Link, locator: Locator) -> JSONValue {
         var fields: JSONObject = ["index": .integer(Int64(index)), "href": .string(link.href)]
         if let title = link.title { fields["title"] = .string(title) }
         fields["locator"] = locator.json
-        return event("track", fields)
+        return event(.track, fields)
     }
 
     /// Text-to-speech starts an utterance.
@@ -56,7 +63,7 @@ enum PlayerEvent {
     /// the per-span fallback of a Piper session, for a language its voice does not speak).
     static func utterance(text: String, language: String, voice: String, locator: Locator) -> JSONValue {
         let engine = voice.hasPrefix(PiperVoiceFile.identifierPrefix) ? "piper" : "espeak"
-        return event("utterance", ["text": .string(text), "language": .string(language), "voice": .string(voice),
+        return event(.utterance, ["text": .string(text), "language": .string(language), "voice": .string(voice),
                                    "engine": .string(engine), "locator": locator.json])
     }
 
@@ -64,12 +71,12 @@ enum PlayerEvent {
     static func narration(text: String, language: String?, locator: Locator) -> JSONValue {
         var fields: JSONObject = ["text": .string(text), "narration": .bool(true), "locator": locator.json]
         if let language { fields["language"] = .string(language) }
-        return event("utterance", fields)
+        return event(.utterance, fields)
     }
 
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
     static func range(_ locator: Locator) -> JSONValue {
-        event("range", ["locator": locator.json])
+        event(.range, ["locator": locator.json])
     }
 
     /// The sleep timer: `set`, `running` (each minute), `fading` (its last seconds), `fired` (paused), `off`.
@@ -78,14 +85,14 @@ enum PlayerEvent {
         if let remaining { fields["remaining"] = .number(of: remaining) }
         if untilChapterEnd { fields["until"] = "chapter" }
         if let locator { fields["locator"] = locator.json }
-        return event("sleep", fields)
+        return event(.sleep, fields)
     }
 
     /// The table-of-contents entry being heard changed (`index` counts from 0 here, from 1 in the event).
     static func chapter(_ entry: ChapterMap.Entry, index: Int, locator: Locator) -> JSONValue {
         var fields = tocFields(entry, index: index)
         fields["locator"] = locator.json
-        return event("chapter", fields)
+        return event(.chapter, fields)
     }
 
     /// The table of contents in reading order, the entry being heard marked `current`.
@@ -95,7 +102,7 @@ enum PlayerEvent {
             fields["current"] = .bool(index == current)
             return .object(fields)
         }
-        return event("toc", ["entries": .array(listed)])
+        return event(.toc, ["entries": .array(listed)])
     }
 
     private static func tocFields(_ entry: ChapterMap.Entry, index: Int) -> JSONObject {
@@ -106,12 +113,12 @@ enum PlayerEvent {
 
     /// A bookmark was made (`bookmark`), or one of a `bookmarks` list.
     static func bookmark(_ bookmark: Bookmark) -> JSONValue {
-        event("bookmark", bookmarkFields(bookmark))
+        event(.bookmark, bookmarkFields(bookmark))
     }
 
     /// The book's bookmarks, oldest first.
     static func bookmarks(_ bookmarks: [Bookmark]) -> JSONValue {
-        event("bookmarks", ["bookmarks": .array(bookmarks.map { .object(bookmarkFields($0)) })])
+        event(.bookmarks, ["bookmarks": .array(bookmarks.map { .object(bookmarkFields($0)) })])
     }
 
     static func bookmarkFields(_ bookmark: Bookmark) -> JSONObject {
@@ -132,7 +139,7 @@ enum PlayerEvent {
         fields["fatal"] = .bool(fatal)
         if let locator { fields["locator"] = locator.json }
         if let id { fields["id"] = id.json }
-        return event(type, fields)
+        return event(type == "warning" ? .warning : .error, fields)
     }
 
     /// `listening`: where the IPC server took clients (a port 0 replaced by the one picked).
@@ -140,17 +147,17 @@ enum PlayerEvent {
     static func listening(_ address: IPCAddress, page: String? = nil) -> JSONValue {
         var fields: JSONObject = ["address": .string(address.description)]
         if let page { fields["page"] = .string(page) }
-        return event("listening", fields)
+        return event(.listening, fields)
     }
 
     static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {
         var fields: JSONObject = ["command": .string(command.name)]
         if let id { fields["id"] = id.json }
-        return event("ack", fields)
+        return event(.ack, fields)
     }
 
-    private static func event(_ type: String, _ fields: JSONObject) -> JSONValue {
-        var object: JSONObject = ["v": version, "type": .string(type)]
+    private static func event(_ kind: Kind, _ fields: JSONObject) -> JSONValue {
+        var object: JSONObject = ["v": version, "type": .string(kind.rawValue)]
         for (key, value) in fields { object[key] = value }
         return .object(object)
     }

@@ -12,6 +12,7 @@ extension PlayerStatus {
         case "state":
             if let state = fields["state"]?.stringValue {
                 if state == "playing" { wasPlaying = true } else if state != "loading" { wasPlaying = false }
+                if (state == "playing") != (self.state == "playing") { followSleepTimer(isPlaying: state == "playing", now: now) }
                 self.state = state
             }
             takeLocator(fields["locator"])
@@ -114,9 +115,17 @@ extension PlayerStatus {
         }
     }
 
-    /// Seconds until the sleep timer fires, counted down from its last event.
+    /// Seconds until the sleep timer fires, counted down from its last event while playing (the timer
+    /// counts listening time: it stands still while paused or loading, as the session's does).
     func sleepRemaining(now: Double = Date().timeIntervalSince1970) -> Double? {
         guard case .after(let remaining, let since) = sleep else { return nil }
+        guard state == "playing" else { return remaining }
         return max(0, remaining - (now - since))
+    }
+
+    /// Holds the countdown when playback stops playing, and runs it again from now when it plays.
+    private mutating func followSleepTimer(isPlaying: Bool, now: Double) {
+        guard case .after(let remaining, let since) = sleep else { return }
+        sleep = .after(remaining: isPlaying ? remaining : max(0, remaining - (now - since)), since: now)
     }
 }

@@ -139,7 +139,8 @@ struct RemotePlayTests {
     func retryAndSkipEventsValidateAgainstTheEventsSchema() throws {
         let fixture = try RemoteBookFixture()
         let proxy = try fixture.faultProxy()
-        proxy.inject(.status(500), pathSuffix: "03-le-matin.mp3", times: 1000)
+        // The middle track is skipped (a skipped last track would end the book unheard: RemoteOutageTests).
+        proxy.inject(.status(500), pathSuffix: "02-the-ship.ogg", times: 1000)
         proxy.inject(.dropAfter(bytes: 10000), pathSuffix: "01-the-storm.mp3", rangeStart: 65536)
         let (result, _) = try fixture.play(proxy.url("gull-rock/manifest.json"), environment: ["RAUDIO_RETRY_DELAYS": "0.05"])
         #expect(result.status == 0, "\(result.standardError)")

@@ -44,8 +44,15 @@ import Testing
 
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
+        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 990)
         status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"set","remaining":900}"#), now: 1000)
         #expect(status.sleepRemaining(now: 1060) == 840)
+        // Paused for an hour: the timer stands still, as the session's does; then it runs on.
+        status.apply(try Self.event(#"{"v":1,"type":"state","state":"paused"}"#), now: 1100)
+        #expect(status.sleepRemaining(now: 4700) == 800)
+        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 4700)
+        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 4710)
+        #expect(status.sleepRemaining(now: 4720) == 780)
         status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"set","until":"chapter"}"#))
         #expect(status.sleep == .endOfChapter)
         status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"off"}"#))
