@@ -152,6 +152,7 @@ import Testing
         }
         #expect(answers.withLock { $0 } == [pulled, pulled, pulled])
         let peak = try #require(running.statusKilobytes("VmHWM"))
+        print("SecurityPageServerTests: peak RSS \(peak / 1024) MB while 3 clients pulled \(pulled >> 20) MiB each of a \(Book.bigSize >> 20) MiB resource")
         #expect(peak <= 100 * 1024, "peak RSS \(peak / 1024) MB while 3 clients pulled \(pulled >> 20) MiB each of a \(Book.bigSize >> 20) MiB resource")
         let head = try SecurityHTTP.get("/publication/big.bin", port: port, bodyLimit: 0)
         #expect(head.headers["content-length"] == String(Book.bigSize))
