@@ -106,6 +106,7 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "Content-Security-Policy", value: "script-src 'none'; object-src 'none'")
         }
         if let contentRange = response.contentRange { headers.add(name: "Content-Range", value: contentRange) }
+        if let location = response.location { headers.add(name: "Location", value: location) }
         let status = HTTPResponseStatus(statusCode: response.status)
         channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
         if includingBody, let stream = response.stream {

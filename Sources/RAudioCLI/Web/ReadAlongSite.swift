@@ -29,6 +29,8 @@ struct ReadAlongSite: Sendable {
         var stream: ResourceStream?
         /// `Content-Range` of a 206 or 416.
         var contentRange: String?
+        /// `Location` of a 302: a remote book's resource, fetched by the browser itself.
+        var location: String?
 
         /// The `Content-Length`: the streamed range's, else the body's.
         var contentLength: UInt64 { stream.map { UInt64($0.range.count) } ?? UInt64(body.count) }
@@ -100,6 +102,7 @@ struct ReadAlongSite: Sendable {
         let length: UInt64
         do {
             resource = try publication.resource(at: href)
+            if resource.isRemote { return Self.redirect(to: resource.href, for: encodedHref) }
             length = try resource.length()
         } catch {
             return .notFound("/publication/\(encodedHref) (\(error))")
@@ -119,6 +122,18 @@ struct ReadAlongSite: Sendable {
             response.contentRange = "bytes */\(length)"
             response.body = Data("raudio: 416 Range Not Satisfiable: \(href) has \(length) bytes\n".utf8)
         }
+        return response
+    }
+
+    /// A remote book's resource (an `http(s)://` URL the manifest declares, or one of its hrefs resolved
+    /// against the manifest's URL) is not fetched for the page: the browser is sent there (302) and
+    /// fetches it itself, as any page would, so no request to the page server ever makes raudio send one.
+    private static func redirect(to url: String, for encodedHref: String) -> Response {
+        guard Href.isRemote(url), !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .notFound("/publication/\(encodedHref) (not a URL a browser can be sent to)")
+        }
+        var response = Response(status: 302, contentType: "text/plain; charset=utf-8", body: Data("raudio: at \(url)\n".utf8))
+        response.location = url
         return response
     }
 

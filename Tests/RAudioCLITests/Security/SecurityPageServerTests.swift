@@ -72,6 +72,32 @@ import Testing
         #expect(try SecurityHTTP.get("/publication/data.bin", port: port).status == 200, "a declared resource is still served")
     }
 
+    @Test func aRemoteResourceTheManifestDeclaresIsRedirectedToNotFetched() throws {
+        let target = try CountingListener()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-security-remote-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = Corpus.projectRoot.appendingPathComponent("samples/gull-rock/01-the-storm.mp3")
+        try FileManager.default.copyItem(at: sample, to: folder.appendingPathComponent("01-the-storm.mp3"))
+        let declared = "http://127.0.0.1:\(target.port)/declared.jpg"
+        let manifest = """
+            {"@context": "https://readium.org/webpub-manifest/context.jsonld",
+             "metadata": {"@type": "http://schema.org/Audiobook", "title": "Remote cover"},
+             "readingOrder": [{"href": "01-the-storm.mp3", "type": "audio/mpeg", "duration": 24.465}],
+             "resources": [{"href": "\(declared)", "type": "image/jpeg", "rel": "cover"}]}
+            """
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let (running, port) = try Self.serve(folder.appendingPathComponent("manifest.json").path)
+        defer { running.send("quit\n"); _ = running.finish(timeout: 10) }
+        for path in ["/publication/\(declared)", "/cover"] {
+            let answer = try SecurityHTTP.get(path, port: port)
+            #expect(answer.status == 302, "\(path): \(answer.status)")
+            #expect(answer.headers["location"] == declared, "\(path)")
+        }
+        #expect(try SecurityHTTP.get("/publication/http://127.0.0.1:\(target.port)/other.jpg", port: port).status == 404)
+        #expect(target.connections == 0, "raudio fetched a remote resource for the page")
+    }
+
     @Test func onlyTheManifestsResourcesOfAnEPUBAreServed() throws {
         let publication = try EPUBParser().parse(container: ZIPContainer(url: URL(fileURLWithPath: SpeakCommandTests.sampleEPUB)))
         let site = ReadAlongSite(publication: publication, pageFolder: Corpus.projectRoot.appendingPathComponent("web"))
