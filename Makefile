@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong soak state-stress demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong soak state-stress security demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -78,6 +78,10 @@ soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, 
 
 state-stress: release ## Kill players with SIGKILL 1,000 times (KILLS=...) mid-save, then check the listening-state store (not in CI)
 	@bash scripts/state-kill-stress.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(or $(KILLS),1000)
+
+security: deps ## Run the security suites (Security*: forged requests, exhaustion, framing, bombs, state store, signals; docs/SECURITY.md)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter Security
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"

@@ -75,6 +75,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // IPCFuzzHarness only (debug and fuzz builds): the handlers on an EmbeddedChannel.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         // Linked by lld for a small resident floor (issue 13; README "Linking"): packed relative

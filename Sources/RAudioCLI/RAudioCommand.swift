@@ -39,6 +39,12 @@ public struct RAudioCommand: AsyncParsableCommand {
         SignalWatcher.holdStopSignals()
     }
 
+    /// Makes SIGQUIT and the fatal signals end the process, the terminal put back first (see
+    /// `FatalSignals`). Call first thing in `main`.
+    public static func installFatalSignalHandlers() {
+        FatalSignals.install()
+    }
+
     /// Parses the process arguments, runs the chosen subcommand and exits with the code of the
     /// documented exit-code table (README, "Exit codes").
     public static func runMain(_ arguments: [String]? = nil) async -> Never {

@@ -20,27 +20,65 @@ public final class ListeningStateStore: Sendable {
     }
 
     /// Opens (or creates) the store in `directory`; nil and warnings when it cannot be used.
+    ///
+    /// The folder must be the user's (it is made 0700) and the file a regular file, never followed
+    /// through a symbolic link (`StateFileSafety`). A file SQLite calls damaged, one that fails
+    /// `PRAGMA quick_check`, or one whose rows cannot be decoded (GRDB's `RowDecodingError`) is
+    /// moved aside and a new one made, with a warning.
     public static func open(directory: URL) -> (store: ListeningStateStore?, warnings: [String]) {
         let file = directory.appendingPathComponent(StateDirectory.fileName)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try StateFileSafety.prepareDirectory(directory)
+            try StateFileSafety.checkFile(file)
         } catch {
-            return (nil, ["the listening state cannot be kept in \(directory.path) (\(Self.describe(error))); playing without it"])
+            return (nil, ["\(error.message); playing without it"])
         }
         do {
-            return (try ListeningStateStore(file: file, database: openDatabase(file)), [])
-        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            let store = try ListeningStateStore(file: file, database: openDatabase(file))
+            try store.checkReadable()
+            return (store, [])
+        } catch let error where isDamage(error) {
             let aside = file.deletingLastPathComponent().appendingPathComponent("\(StateDirectory.fileName).corrupt-\(Self.timestamp())")
             do {
                 try FileManager.default.moveItem(at: file, to: aside)
                 for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+                try StateFileSafety.checkFile(file)
                 let store = try ListeningStateStore(file: file, database: openDatabase(file))
-                return (store, ["\(file.path) was damaged (\(error.message ?? "not a database")); moved aside to \(aside.lastPathComponent), a new one was made"])
+                return (store, ["\(file.path) was damaged (\(describeDamage(error))); moved aside to \(aside.lastPathComponent), a new one was made"])
             } catch {
                 return (nil, ["\(file.path) is damaged and could not be replaced (\(Self.describe(error))); playing without listening state"])
             }
         } catch {
             return (nil, ["the listening state in \(file.path) cannot be used (\(Self.describe(error))); playing without it"])
+        }
+    }
+
+    /// Whether `error` says the file is damaged rather than unreachable (locked, unwritable).
+    private static func isDamage(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) }
+        return error is RowDecodingError || error is StoreDamage
+    }
+
+    private static func describeDamage(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "not a database" }
+        if let error = error as? StoreDamage { return error.message }
+        return "a row cannot be read: \(error)"
+    }
+
+    /// `PRAGMA quick_check` found a fault.
+    private struct StoreDamage: Error {
+        var message: String
+    }
+
+    /// Reads everything once: the structure (`PRAGMA quick_check`, a few milliseconds for a player's
+    /// store) and every book and bookmark row, so a damaged file is found at open, not by each later
+    /// command.
+    private func checkReadable() throws {
+        try database.read { db in
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard check == ["ok"] else { throw StoreDamage(message: "quick_check: \(check.prefix(3).joined(separator: "; "))") }
+            _ = try Row.fetchAll(db, sql: "SELECT * FROM book").map(StateSchema.book)
+            _ = try Row.fetchAll(db, sql: "SELECT * FROM bookmark").map(StateSchema.bookmark)
         }
     }
 

@@ -53,21 +53,25 @@ enum StateSchema {
         return migrator
     }
 
-    static func bookmark(_ row: Row) -> Bookmark {
-        Bookmark(id: row["id"], locator: row["locator"], note: row["note"], created: row["created"])
+    /// A bookmark row; throws `RowDecodingError` when a column holds what it cannot (a damaged file).
+    static func bookmark(_ row: Row) throws -> Bookmark {
+        try Bookmark(id: row.decode(forColumn: "id"), locator: row.decode(forColumn: "locator"),
+                     note: row.decode(forColumn: "note"), created: row.decode(forColumn: "created"))
     }
 
-    static func book(_ row: Row) -> BookRecord {
-        var book = BookRecord(key: row["key"], title: row["title"], path: row["path"], mode: row["mode"], lastOpened: row["lastOpened"])
-        book.locator = row["locator"]
-        book.audioLocator = row["audioLocator"]
-        book.progression = row["progression"]
-        book.savedAt = row["savedAt"]
-        book.finished = row["finished"]
-        book.speed = row["speed"]
-        book.volume = row["volume"]
-        book.voice = row["voice"]
-        book.pitch = row["pitch"]
+    /// A book row; throws `RowDecodingError` when a column holds what it cannot (a damaged file).
+    static func book(_ row: Row) throws -> BookRecord {
+        var book = try BookRecord(key: row.decode(forColumn: "key"), title: row.decode(forColumn: "title"), path: row.decode(forColumn: "path"),
+                                  mode: row.decode(forColumn: "mode"), lastOpened: row.decode(forColumn: "lastOpened"))
+        book.locator = try row.decode(forColumn: "locator")
+        book.audioLocator = try row.decode(forColumn: "audioLocator")
+        book.progression = try row.decode(forColumn: "progression")
+        book.savedAt = try row.decode(forColumn: "savedAt")
+        book.finished = try row.decode(forColumn: "finished")
+        book.speed = try row.decode(forColumn: "speed")
+        book.volume = try row.decode(forColumn: "volume")
+        book.voice = try row.decode(forColumn: "voice")
+        book.pitch = try row.decode(forColumn: "pitch")
         return book
     }
 }

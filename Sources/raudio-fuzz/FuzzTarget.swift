@@ -30,6 +30,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case zip
     /// One stdin line of `raudio play`/`speak`: `PlayerCommandParser.parse(line:)`.
     case command
+    /// The bytes of an upgraded WebSocket connection: NIO's frame decoder, then `IPCWebSocketHandler`
+    /// (RFC 6455 rules, commands, close codes): `IPCFuzzHarness.webSocket`.
+    case websocket
+    /// The bytes of a `--ipc ws://` connection: the HTTP server pipeline, the upgrader, `IPCHTTPHandler`'s
+    /// admission and refusals, then frames; and the input as a `Range` header and a requested href:
+    /// `IPCFuzzHarness.http`.
+    case http
     /// A W3C Publication Manifest (`publication.json`): `W3CAudiobookParser`, as an `.lpf` opens it.
     case w3c
     /// An audio file's tags, chapters and cover, mapped to a publication: `FFmpegAudioFileInspector`
@@ -69,6 +76,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             Self.readArchive(data)
         case .command:
             _ = PlayerCommandParser.parse(line: String(decoding: data, as: UTF8.self))
+        case .websocket:
+            IPCFuzzHarness.webSocket(data)
+        case .http:
+            IPCFuzzHarness.http(data)
         case .w3c:
             let container = InMemoryContainer(files: [W3CAudiobookParser.manifestHref: data])
             _ = try? W3CAudiobookParser().parse(container: container, manifestHref: W3CAudiobookParser.manifestHref, errorPath: "fuzz.lpf", mediaType: .lpf)

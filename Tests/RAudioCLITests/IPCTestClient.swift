@@ -13,6 +13,7 @@ final class IPCTestClient: @unchecked Sendable {
     let descriptor: Int32
     private let received = Locked<[String]>([])
     private let opcodes = Locked<[UInt8]>([])
+    private let closes = Locked<[UInt16?]>([])
     private var isWebSocket = false
     /// Bytes read past the HTTP response (the first frames).
     private var leftover: [UInt8] = []
@@ -57,6 +58,8 @@ final class IPCTestClient: @unchecked Sendable {
     var messages: [String] { received.withLock { $0 } }
     /// The opcodes of the frames received so far (WebSocket).
     var frameOpcodes: [UInt8] { opcodes.withLock { $0 } }
+    /// The status code of each close frame received (nil for one without a code).
+    var closeCodes: [UInt16?] { closes.withLock { $0 } }
 
     /// Writes all of `bytes`; false once the server closed the connection.
     @discardableResult
@@ -76,7 +79,7 @@ final class IPCTestClient: @unchecked Sendable {
     /// Sends an HTTP upgrade request with `headers`; returns the response's status code. On 101 the
     /// connection speaks WebSocket from then on.
     func upgrade(path: String = "/", headers: [String: String] = [:]) throws -> Int {
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request = "GET \(path) HTTP/1.1\r\n\(headers["Host"] == nil ? "Host: 127.0.0.1\r\n" : "")Upgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
@@ -159,7 +162,7 @@ final class IPCTestClient: @unchecked Sendable {
         isReading = true
         var timeout = timeval(tv_sec: 0, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let descriptor = descriptor, received = received, opcodes = opcodes, isWebSocket = isWebSocket, done = readerDone
+        let descriptor = descriptor, received = received, opcodes = opcodes, closes = closes, isWebSocket = isWebSocket, done = readerDone
         let leftover = leftover
         Thread.detachNewThread {
             var pending = leftover
@@ -170,7 +173,10 @@ final class IPCTestClient: @unchecked Sendable {
                         pending.removeFirst(size)
                         opcodes.withLock { $0.append(opcode) }
                         if opcode == 0x1 { received.withLock { $0.append(String(decoding: payload, as: UTF8.self)) } }
-                        if opcode == 0x8 { break reading }
+                        if opcode == 0x8 {
+                            closes.withLock { $0.append(payload.count >= 2 ? UInt16(payload[payload.startIndex]) << 8 | UInt16(payload[payload.startIndex + 1]) : nil) }
+                            break reading
+                        }
                     }
                 } else {
                     var lines: [String] = []

@@ -100,7 +100,7 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
 
     @Test func jsonIdIsEchoedAsStringOrNumber() throws {
         let withNumber = try PlayerCommandParser.parse(line: #"{"command":"play","id":7}"#).get()
-        #expect(withNumber?.id == .number(7))
+        #expect(withNumber?.id == .integer(7))
         let withString = try PlayerCommandParser.parse(line: #"{"id":"abc-1","command":"pause"}"#).get()
         #expect(withString?.id == .string("abc-1"))
         let withNull = try PlayerCommandParser.parse(line: #"{"command":"play","id":null}"#).get()
@@ -115,7 +115,7 @@ private func locatorJSON(_ line: String) -> [String: Any]? {
 
     @Test func errorsCarryTheIdWhenItWasReadable() {
         #expect(failure(#"{"command":"speed","value":9,"id":"r1"}"#)?.id == .string("r1"))
-        #expect(failure(#"{"command":"fly","id":3}"#)?.id == .number(3))
+        #expect(failure(#"{"command":"fly","id":3}"#)?.id == .integer(3))
     }
 
     @Test(arguments: ["PLAY", "Play", "  play  ", "\tplay\r\n", "play\n"])

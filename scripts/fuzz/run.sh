@@ -11,7 +11,7 @@ binary=$1 corpus=$2; shift 2
 seconds=${FUZZ_SECONDS:-60}
 out=build/fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(manifest locator opf nav ncx xhtml smil zip command w3c audiotags)
+[ ${#targets[@]} -gt 0 ] || targets=(manifest locator opf nav ncx xhtml smil zip command websocket http w3c audiotags)
 
 python3 scripts/fuzz/seeds.py "$corpus" "$out/seeds" docs/events.md >/dev/null
 mkdir -p "$out/logs"

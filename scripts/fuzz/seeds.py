@@ -79,6 +79,29 @@ def main():
         add("command", b"go " + b" ".join(data.split()))
         add("command", b'{"command":"go","id":1,"locator":' + b" ".join(data.split()) + b"}")
 
+    # The IPC server's connections: an upgrade request (accepted, refused, malformed), plain GETs, and
+    # client frames, masked and not, fragmented, pings, closes.
+    def frame(opcode, payload, fin=True, masked=True, rsv=0):
+        head = bytes([(0x80 if fin else 0) | rsv << 4 | opcode])
+        mask = b"\x12\x34\x56\x78"
+        size = len(payload)
+        length = bytes([size]) if size < 126 else bytes([126]) + size.to_bytes(2, "big")
+        if not masked:
+            return head + length + payload
+        return head + bytes([length[0] | 0x80]) + length[1:] + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    frames = [frame(1, b'{"command":"status","id":1}'), frame(1, b'{"command":"sta', fin=False) + frame(0, b'tus"}'),
+              frame(9, b"ping") + frame(8, b"\x03\xe8bye"), frame(1, b"pause", masked=False), frame(3, b"x"),
+              frame(1, b"\xc3\x28"), frame(8, b"\x00\x05"), frame(2, b"\x00\x01"), frame(1, b"x" * 300, rsv=4)]
+    for data in frames:
+        add("websocket", data)
+    upgrade = (b"GET /ws?token=fuzz-token HTTP/1.1\r\nHost: 127.0.0.1:9\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    add("http", upgrade + b"\r\n" + frames[0] + frames[2])
+    add("http", upgrade + b"Origin: http://evil.example\r\n\r\n")
+    add("http", upgrade.replace(b"dGhlIHNhbXBsZSBub25jZQ==", b"x") + b"\r\n")
+    add("http", b"GET /publication/text/chapter%201.xhtml HTTP/1.1\r\nHost: localhost:9\r\nRange: bytes=0-99\r\nSec-Fetch-Site: cross-site\r\n\r\n")
+    add("http", b"bytes=-500")
+
     for target, bucket in sorted(seeds.items()):
         folder = out / target
         folder.mkdir(parents=True, exist_ok=True)

@@ -75,6 +75,8 @@ struct VoicesCommand: ParsableCommand {
         let wanted = tag.lowercased().replacingOccurrences(of: "_", with: "-")
         var seen: Set<String> = []
         let codes = voices.flatMap(\.languages).map(\.code).filter { seen.insert($0.lowercased()).inserted }
+        // A tag longer than every voice's by more than one edit is near none: no distance is worth computing.
+        guard wanted.count <= (codes.map(\.count).max() ?? 0) + 1 else { return "" }
         let scored = codes.map { code -> (String, Int) in
             let lower = code.lowercased()
             let base = String(lower.split(separator: "-").first ?? "")

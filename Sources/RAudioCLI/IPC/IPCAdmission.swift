@@ -3,16 +3,22 @@ import Foundation
 import NIOHTTP1
 import Synchronization
 
-/// Who may open a WebSocket: the `Origin` and token checks, made on the HTTP upgrade request.
+/// Who may be answered and who may open a WebSocket: the `Host`, `Origin`, `Sec-Fetch-Site` and token
+/// checks, made on every HTTP request (the upgrade requests included).
 ///
 /// Read on the server's event loop; the port is set once the listening socket is bound.
 final class IPCAdmission: Sendable {
     /// `--ipc-token`: the client must give it as `?token=` or `Authorization: Bearer`.
     let token: String?
+    /// Whether the listener is on loopback: its requests must then name it by a loopback `Host`
+    /// (another name is DNS rebinding). A listener on another address (`--ipc-allow-remote`) is
+    /// reached by whatever name the network gives it, and relies on its token.
+    let requiresLoopbackHost: Bool
     private let boundPort = Mutex(0)
 
-    init(token: String?) {
+    init(token: String?, requiresLoopbackHost: Bool = true) {
         self.token = token
+        self.requiresLoopbackHost = requiresLoopbackHost
     }
 
     var port: Int {
@@ -20,21 +26,36 @@ final class IPCAdmission: Sendable {
         set { boundPort.withLock { $0 = newValue } }
     }
 
-    /// nil when `head` may upgrade; else the status to refuse it with (403 for another page's origin,
-    /// 401 for a missing or wrong token).
+    /// nil when `head` may upgrade; else the status to refuse it with (403 for another site's page
+    /// or a foreign `Host`, 401 for a missing or wrong token).
     func refusal(of head: HTTPRequestHead) -> HTTPResponseStatus? {
-        if let origin = head.headers.first(name: "Origin") {
-            if !loopbackOrigins.contains(origin.lowercased()) { return .forbidden }
-        }
+        if isCrossSite(head) { return .forbidden }
+        if requiresLoopbackHost && !isServedHost(head) { return .forbidden }
         if let token, presentedToken(in: head) != token { return .unauthorized }
         return nil
     }
 
-    /// Whether the request names this server by a loopback name (`Host`): a page reached through
-    /// another name (DNS rebinding) is not served.
+    /// Whether another site's page made the request: a `Sec-Fetch-Site` other than `same-origin` or
+    /// `none` (a browser says `cross-site` or `same-site`), or an `Origin` that is not this server
+    /// (`null` included). A request naming either header twice is refused too: which one to believe is
+    /// the attacker's choice.
+    func isCrossSite(_ head: HTTPRequestHead) -> Bool {
+        let fetchSite = head.headers["Sec-Fetch-Site"]
+        if fetchSite.count > 1 { return true }
+        if let site = fetchSite.first?.lowercased(), site != "same-origin", site != "none" { return true }
+        let origins = head.headers["Origin"]
+        if origins.count > 1 { return true }
+        if let origin = origins.first, !loopbackOrigins.contains(origin.lowercased()) { return true }
+        return false
+    }
+
+    /// Whether the request names this server by a loopback name (`Host`, with this port or none): a
+    /// page reached through another name (DNS rebinding) is not served.
     func isServedHost(_ head: HTTPRequestHead) -> Bool {
-        guard let host = head.headers.first(name: "Host")?.lowercased() else { return false }
-        return loopbackOrigins.contains("http://" + host)
+        let hosts = head.headers["Host"]
+        guard hosts.count == 1, let host = hosts.first?.lowercased() else { return false }
+        let port = port
+        return ["127.0.0.1", "localhost", "[::1]"].contains { name in host == name || host == "\(name):\(port)" }
     }
 
     private var loopbackOrigins: [String] {

@@ -23,6 +23,10 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     /// Registers a connection and sends it `hello`; returns its number (its `CommandOrigin`).
+    ///
+    /// The client is removed when its channel closes, whatever closed it: the `hello` written here may
+    /// fail at once (a client that reset its connection), closing the channel before the handler
+    /// that called `add` knows its number.
     func add(_ channel: any Channel, framing: IPCClient.Framing) -> Int {
         eventLoop.preconditionInEventLoop()
         let id = nextID
@@ -33,8 +37,15 @@ final class IPCClientRegistry: @unchecked Sendable {
         }
         let client = IPCClient(id: id, channel: channel, framing: framing)
         clients[id] = client
+        channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
         _ = client.send(IPCMessage(hello.event.serialized(), allocator: channel.allocator))
         return id
+    }
+
+    /// How many clients are registered (for the tests and `status`-like checks).
+    var count: Int {
+        eventLoop.preconditionInEventLoop()
+        return clients.count
     }
 
     func remove(_ id: Int) {

@@ -28,10 +28,12 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     /// Binds every address (blocking until bound: call before playback starts), and with `page` one
     /// more WebSocket on 127.0.0.1 (port 0 picks one) that also serves the read-along site over HTTP.
     /// Throws `IPCError` when an address cannot be listened on; nothing is left open then.
-    init(addresses: [IPCAddress], token: String?, page: (port: Int, site: ReadAlongSite)? = nil) throws(IPCError) {
+    init(addresses: [IPCAddress], token: String?, page: (port: Int, site: ReadAlongSite)? = nil,
+         limits: IPCLimits = IPCLimits()) throws(IPCError) {
         let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .unbounded)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let registry = IPCClientRegistry(eventLoop: group.next())
+        let gate = IPCConnectionGate(maximum: limits.maximumConnections)
         (self.commands, self.continuation, self.group, self.registry) = (commands, continuation, group, registry)
         var listeners: [any Channel] = []
         var socketPaths: [String] = []
@@ -45,7 +47,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
                 case .unix(let path):
                     try IPCSocketFile.prepare(path)
                     let channel = try IPCSocketFile.withPrivateMode {
-                        try Self.lineBootstrap(group: group, registry: registry, commands: continuation)
+                        try Self.lineBootstrap(group: group, registry: registry, commands: continuation, gate: gate)
                             .bind(unixDomainSocketPath: path).wait()
                     }
                     chmod(path, 0o600)
@@ -53,9 +55,9 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
                     socketPaths.append(path)
                     bound.append(address)
                 case .webSocket(let host, let port):
-                    let admission = IPCAdmission(token: token)
+                    let admission = IPCAdmission(token: token, requiresLoopbackHost: address.isLoopback)
                     let channel = try Self.webSocketBootstrap(group: group, registry: registry, commands: continuation,
-                                                              admission: admission, site: site)
+                                                              admission: admission, site: site, gate: gate, limits: limits)
                         .bind(host: host, port: port).wait()
                     let actual = channel.localAddress?.port ?? port
                     admission.port = actual
@@ -97,6 +99,12 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
         registry.eventLoop.execute { registry.send(text, to: id) }
     }
 
+    /// How many clients are registered now; waits for the event loop (for tests).
+    func clientCount() -> Int {
+        let registry = registry
+        return (try? registry.eventLoop.submit { registry.count }.wait()) ?? 0
+    }
+
     /// Closes the listeners and clients, removes the socket files and stops the thread.
     func finish() {
         continuation.finish()
@@ -112,11 +120,12 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     }
 
     private static func lineBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
-                                      commands: AsyncStream<AddressedCommand>.Continuation) -> ServerBootstrap {
+                                      commands: AsyncStream<AddressedCommand>.Continuation, gate: IPCConnectionGate) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .smallReads()
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IPCLineHandler(registry: registry, commands: commands))
                 }
             }
@@ -124,15 +133,17 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
 
     private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
                                            commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission,
-                                           site: ReadAlongSite?) -> ServerBootstrap {
+                                           site: ReadAlongSite?, gate: IPCConnectionGate, limits: IPCLimits) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .smallReads()
             .childChannelInitializer { channel in
+                guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
                 let upgrader = NIOWebSocketServerUpgrader(
                     maxFrameSize: 1 << 20,
                     shouldUpgrade: { channel, head in
-                        channel.eventLoop.makeSucceededFuture(admission.refusal(of: head) == nil ? HTTPHeaders() : nil)
+                        let accepted = admission.refusal(of: head) == nil && IPCWebSocketKey.isValid(head.headers["Sec-WebSocket-Key"])
+                        return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
                     },
                     upgradePipelineHandler: { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
@@ -144,7 +155,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                             context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
                         }))
-                    try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site), name: IPCHTTPHandler.name)
+                    try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site, limits: limits), name: IPCHTTPHandler.name)
                 }
             }
     }

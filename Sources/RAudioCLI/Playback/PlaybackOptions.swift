@@ -55,8 +55,14 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Let --ipc listen on an address other than loopback (needs --ipc-token).")
     var ipcAllowRemote = false
 
-    @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer).", valueName: "token"))
+    @Option(help: ArgumentHelp("The token WebSocket clients must give (?token= in the URL, or Authorization: Bearer); visible to other users in the process list, so prefer --ipc-token-file or RAUDIO_IPC_TOKEN.", valueName: "token"))
     var ipcToken: String?
+
+    @Option(help: ArgumentHelp("Read the --ipc-token from this file (its first line), kept off the command line.", valueName: "path"))
+    var ipcTokenFile: String?
+
+    @Option(help: ArgumentHelp("The connections --ipc and --web accept at once, all listeners together (default 64); one more is closed as accepted.", valueName: "count"))
+    var ipcMaxConnections = IPCLimits().maximumConnections
 
     @Option(help: ArgumentHelp(
         "The kinds of events printed on stdout: a list (state,utterance,error) or all but some (all,-range,-position); error events are always printed. Default: all.",
@@ -118,7 +124,7 @@ struct PlaybackOptions: ParsableArguments {
         return autoRewind.flatMap(AutoRewind.init(parsing:)) ?? .standard
     }
 
-    func validate() throws {
+    mutating func validate() throws {
         if let cacheSize, ByteSize.parse(cacheSize) == nil {
             throw ValidationError("--cache-size \(cacheSize): give a size such as 512M, 2G or 0 (no cache)")
         }
@@ -145,6 +151,15 @@ struct PlaybackOptions: ParsableArguments {
                 throw ValidationError("--sleep \(sleep): give a time up to 24 hours, for example --sleep 30m, --sleep 1h30m or --sleep 45 (minutes)")
             }
         }
+        if let ipcTokenFile {
+            guard ipcToken == nil else { throw ValidationError("give --ipc-token or --ipc-token-file, not both") }
+            ipcToken = try Self.token(inFile: ipcTokenFile)
+        } else if ipcToken == nil, let fromEnvironment = ProcessInfo.processInfo.environment["RAUDIO_IPC_TOKEN"], !fromEnvironment.isEmpty {
+            ipcToken = fromEnvironment
+        }
+        guard ipcMaxConnections >= 1 else {
+            throw ValidationError("--ipc-max-connections must be at least 1, for example --ipc-max-connections 64")
+        }
         for address in ipc where !address.isLoopback {
             guard ipcAllowRemote, ipcToken?.isEmpty == false else {
                 throw ValidationError("--ipc \(address) is not a loopback address: listen on ws://127.0.0.1:PORT, or add --ipc-allow-remote --ipc-token TOKEN")
@@ -153,6 +168,17 @@ struct PlaybackOptions: ParsableArguments {
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds, for example --duration 20")
         }
+    }
+
+    /// The token in the first line of `path` (`--ipc-token-file`).
+    private static func token(inFile path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
+              let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("--ipc-token-file \(path): cannot read the file (or it is over 4 KiB or not UTF-8 text)")
+        }
+        let token = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !token.isEmpty else { throw ValidationError("--ipc-token-file \(path): the file's first line is empty") }
+        return token
     }
 }
 

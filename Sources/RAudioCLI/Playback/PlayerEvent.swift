@@ -175,6 +175,7 @@ extension CommandID {
     var json: JSONValue {
         switch self {
         case .string(let string): .string(string)
+        case .integer(let integer): .integer(integer)
         case .number(let number): .number(of: number)
         }
     }

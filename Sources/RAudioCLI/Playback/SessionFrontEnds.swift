@@ -49,7 +49,8 @@ struct SessionFrontEnds {
         if !options.ipc.isEmpty || options.web {
             do {
                 let page = try options.web ? (port: options.webPort, site: Self.readAlongSite(publication)) : nil
-                let server = try IPCServer(addresses: options.ipc, token: options.ipcToken, page: page)
+                let server = try IPCServer(addresses: options.ipc, token: options.ipcToken, page: page,
+                                           limits: IPCLimits.from(maximumConnections: options.ipcMaxConnections))
                 frontEnds.observers.append(server)
                 frontEnds.addressedCommands.append(server.commands)
                 frontEnds.ipcAddresses = server.boundAddresses

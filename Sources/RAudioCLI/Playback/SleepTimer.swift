@@ -58,9 +58,12 @@ final class SleepTimer {
         startTicking()
     }
 
-    /// Moves the deadline by `seconds` (from now when no timer runs).
+    /// The most a timer may hold: 24 hours of listening, however many times it is extended.
+    static let maximumSeconds = 24 * 3600.0
+
+    /// Moves the deadline by `seconds` (from now when no timer runs), to at most `maximumSeconds` away.
     func extend(by seconds: Double) {
-        set(after: (remaining ?? 0) + seconds)
+        set(after: min(Self.maximumSeconds, (remaining ?? 0) + seconds))
     }
 
     func cancel() {

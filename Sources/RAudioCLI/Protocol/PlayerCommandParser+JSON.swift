@@ -8,8 +8,11 @@ extension PlayerCommandParser {
     /// Unknown keys are refused, so that a misspelt key (`"valeu"`) is not silently ignored. Parsing is
     /// strict: a trailing comma, NaN, Infinity and comments are refused.
     static func parseJSON(_ text: Substring) throws(CommandParseError) -> PlayerCommandRequest {
-        guard let value = JSONValue.parse(text) else {
-            throw CommandParseError(.malformed, "\(quoted(String(text))) is not valid JSON; send one object per line, like {\"command\":\"play\",\"id\":1}")
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text.utf8, rejectingDuplicateKeys: true)
+        } catch {
+            throw CommandParseError(.malformed, "\(quoted(String(text))) is not valid JSON (\(error)); send one object per line, like {\"command\":\"play\",\"id\":1}")
         }
         guard case .object(let object) = value else {
             throw CommandParseError(.malformed, "a command must be a JSON object, got \(value.kindName); send {\"command\":\"play\"}")
@@ -47,8 +50,12 @@ extension PlayerCommandParser {
     private static func requestID(_ value: JSONValue?) throws(CommandParseError) -> CommandID? {
         switch value {
         case nil, .null?: return nil
-        case .string(let string)?: return .string(string)
-        case .integer(let number)?: return .number(Double(number))
+        case .string(let string)?:
+            guard string.utf8.count <= maximumIDBytes else {
+                throw CommandParseError(.malformed, "\"id\" is \(string.utf8.count) bytes, more than the \(maximumIDBytes) allowed; send for example \"id\":7")
+            }
+            return .string(string)
+        case .integer(let number)?: return .integer(number)
         case .number(let number)?: return .number(number)
         case let other?:
             throw CommandParseError(.malformed, "\"id\" must be a string or a number, got \(other.kindName); send for example \"id\":7")
@@ -84,6 +91,9 @@ extension PlayerCommandParser {
             guard let value = object["value"] else {
                 throw CommandParseError(.missingValue, "\(name.rawValue) needs a \"value\"; send \(name.jsonUsage)", id: id)
             }
+            if case .string(let word) = value {
+                try checkLength(Substring(word), maximum: maximumWordBytes, of: "\(name.rawValue) \"value\"", usage: name.jsonUsage, id: id)
+            }
             guard case .string(let word) = value, !word.isEmpty, !word.contains(where: \.isWhitespace) else {
                 throw CommandParseError(.badValue, "\(name.rawValue) \"value\" must be one word as a string, got \(value.kindName) \(quoted(render(value))); send \(name.jsonUsage)", id: id)
             }
@@ -110,6 +120,7 @@ extension PlayerCommandParser {
             guard let value else {
                 throw CommandParseError(.missingValue, "sleep needs a \"value\"; send \(name.jsonUsage)", id: id)
             }
+            if let text { try checkLength(Substring(text), maximum: maximumTimeBytes, of: "sleep \"value\"", usage: name.jsonUsage, id: id) }
             guard let text, let request = SleepRequest(parsing: text) else {
                 throw CommandParseError(.badValue, "sleep \"value\" \(quoted(render(value))) is not a sleep time (\"30m\", \"+5m\", \"chapter\", \"off\", or minutes); send \(name.jsonUsage)", id: id)
             }
@@ -117,7 +128,9 @@ extension PlayerCommandParser {
         case .note:
             switch object["note"] {
             case nil, .null?: return .note(nil)
-            case .string(let text)?: return .note(text.isEmpty ? nil : text)
+            case .string(let text)?:
+                try checkLength(Substring(text), maximum: maximumNoteBytes, of: "bookmark \"note\"", usage: name.jsonUsage, id: id)
+                return .note(text.isEmpty ? nil : text)
             case let other?:
                 throw CommandParseError(.badValue, "\"note\" must be a string, got \(other.kindName); send \(name.jsonUsage)", id: id)
             }
@@ -146,6 +159,7 @@ extension PlayerCommandParser {
             }
             switch to {
             case .string(let text):
+                try checkLength(Substring(text), maximum: maximumTimeBytes, of: "seek \"to\"", usage: usage, id: id)
                 guard let seconds = TimeParser.seconds(Substring(text.trimmingCharacters(in: .whitespaces))) else {
                     throw CommandParseError(.badValue, "\"to\" \(quoted(text)) is not a time (h:mm:ss, mm:ss or seconds); send \(usage)", id: id)
                 }

@@ -9,6 +9,15 @@ import ReadiumShared
 public enum PlayerCommandParser {
     /// Lines longer than this many UTF-8 bytes are refused (`command-too-long`) without being parsed.
     public static let maximumLineBytes = 64 * 1024
+    /// A one-word value (a voice, a language) longer than this is refused before any lookup: no voice
+    /// name comes near, and matching a huge word against every voice would stall the session.
+    public static let maximumWordBytes = 256
+    /// A bookmark's note longer than this is refused.
+    public static let maximumNoteBytes = 4096
+    /// A string `id` longer than this is refused (it is echoed in every answer).
+    public static let maximumIDBytes = 256
+    /// A time or sleep value longer than this is refused.
+    public static let maximumTimeBytes = 64
 
     /// Parses one line (with or without its newline): a request, nil for a blank or comment line,
     /// or an error whose message says what to type instead.
@@ -64,11 +73,13 @@ public enum PlayerCommandParser {
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'\(name.rawValue)' needs a value; type: \(name.usage)")
             }
+            try checkLength(rest, maximum: maximumWordBytes, of: "'\(name.rawValue)' value", usage: name.usage)
             guard !rest.contains(where: \.isWhitespace) else {
                 throw CommandParseError(.badValue, "'\(name.rawValue)' takes one word, got \(quoted(String(rest))); type: \(name.usage)")
             }
             value = .word(String(rest))
         case .note:
+            try checkLength(rest, maximum: maximumNoteBytes, of: "bookmark note", usage: name.usage)
             value = .note(rest.isEmpty ? nil : String(rest))
         case .chapter:
             guard let request = ChapterRequest(parsing: String(rest)) else {
@@ -79,6 +90,7 @@ public enum PlayerCommandParser {
             guard !rest.isEmpty else {
                 throw CommandParseError(.missingValue, "'sleep' needs a time, chapter or off; type: \(name.usage)")
             }
+            try checkLength(rest, maximum: maximumTimeBytes, of: "sleep time", usage: name.usage)
             guard let request = SleepRequest(parsing: String(rest)) else {
                 throw CommandParseError(.badValue, "\(quoted(String(rest))) is not a sleep time (up to 24 hours); type: \(name.usage)")
             }
@@ -101,6 +113,7 @@ public enum PlayerCommandParser {
         guard !rest.isEmpty else {
             throw CommandParseError(.missingValue, "'seek' needs a time; type: \(usage)")
         }
+        try checkLength(rest, maximum: maximumTimeBytes, of: "seek time", usage: usage)
         let sign = rest.first == "-" ? -1.0 : 1.0
         let isRelative = rest.first == "+" || rest.first == "-"
         guard let seconds = TimeParser.seconds(isRelative ? rest.dropFirst() : rest) else {
@@ -109,12 +122,21 @@ public enum PlayerCommandParser {
         return isRelative ? .relative(seconds: sign * seconds) : .absolute(seconds: seconds)
     }
 
+    /// Refuses a string argument longer than `maximum` UTF-8 bytes (`command-bad-value`), before it
+    /// is looked at any further.
+    static func checkLength(_ text: Substring, maximum: Int, of what: String, usage: String, id: CommandID? = nil) throws(CommandParseError) {
+        let count = text.utf8.count
+        guard count <= maximum else {
+            throw CommandParseError(.badValue, "the \(what) is \(count) bytes, more than the \(maximum) allowed: \(quoted(String(text))); type: \(usage)", id: id)
+        }
+    }
+
     /// Finds the command for `word`, case-insensitively; suggests the nearest one when unknown.
     static func commandName(_ word: String, id: CommandID? = nil) throws(CommandParseError) -> PlayerCommand.Name {
         if let name = PlayerCommand.Name(rawValue: word.lowercased()) { return name }
         let all = PlayerCommand.Name.allCases.map(\.rawValue)
         var message = "unknown command \(quoted(word))"
-        if let nearest = all.min(by: { editDistance(word.lowercased(), $0) < editDistance(word.lowercased(), $1) }),
+        if word.utf8.count <= 32, let nearest = all.min(by: { editDistance(word.lowercased(), $0) < editDistance(word.lowercased(), $1) }),
            editDistance(word.lowercased(), nearest) <= 2 {
             message += "; did you mean '\(nearest)'?"
         }

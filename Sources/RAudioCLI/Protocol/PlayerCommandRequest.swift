@@ -17,11 +17,15 @@ public struct PlayerCommandRequest: Sendable, Hashable {
 /// Integers beyond 2^53 lose precision: clients should use strings for such ids.
 public enum CommandID: Sendable, Hashable, Codable, CustomStringConvertible {
     case string(String)
+    /// A whole number that fits in 64 bits, kept exact (a Double would round ids past 2^53).
+    case integer(Int64)
     case number(Double)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) {
+        if let integer = try? container.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else {
             self = .string(try container.decode(String.self))
@@ -32,6 +36,7 @@ public enum CommandID: Sendable, Hashable, Codable, CustomStringConvertible {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let string): try container.encode(string)
+        case .integer(let integer): try container.encode(integer)
         case .number(let number):
             if number == number.rounded(), abs(number) <= 9_007_199_254_740_992 {
                 try container.encode(Int64(number))
@@ -44,6 +49,7 @@ public enum CommandID: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .string(let string): string
+        case .integer(let integer): String(integer)
         case .number(let number): number.formatted
         }
     }

@@ -48,6 +48,7 @@ enum TerminalMode {
             }
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
             state.isRaw = true
+            FatalSignals.rememberTerminal(state.saved, restoresScreen: canMoveCursor)
             if canMoveCursor { writeToTerminal("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J") }
         }
     }
@@ -57,6 +58,7 @@ enum TerminalMode {
         state.withLock { state in
             guard state.isRaw, var saved = state.saved else { return }
             state.isRaw = false
+            FatalSignals.rememberTerminal(nil, restoresScreen: false)
             if canMoveCursor { writeToTerminal("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l") }
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
         }

@@ -17,21 +17,39 @@ import ReadiumShared
 ///
 /// Pure apart from reading files and resources: `response(to:)` may be called on any thread.
 struct ReadAlongSite: Sendable {
-    /// One HTTP answer.
+    /// One HTTP answer: a small body in memory (the page, the manifest, a refusal), or a range of a
+    /// publication resource to stream (`stream`), never read whole.
     struct Response: Sendable {
         var status: Int
         var contentType: String
         var body: Data
         /// Set on the publication's resources: their own scripts do not run (see `response(to:)`).
         var isPublicationContent = false
+        /// The bytes of a publication resource to send instead of `body`, read in bounded chunks.
+        var stream: ResourceStream?
+        /// `Content-Range` of a 206 or 416.
+        var contentRange: String?
+        /// `Location` of a 302: a remote book's resource, fetched by the browser itself.
+        var location: String?
+
+        /// The `Content-Length`: the streamed range's, else the body's.
+        var contentLength: UInt64 { stream.map { UInt64($0.range.count) } ?? UInt64(body.count) }
 
         static func notFound(_ what: String) -> Response {
             Response(status: 404, contentType: "text/plain; charset=utf-8", body: Data("raudio: not found: \(what)\n".utf8))
         }
     }
 
+    /// A range of a resource to send: read through the publication's container by the manifest's href.
+    struct ResourceStream: Sendable {
+        let resource: any Resource
+        let range: Range<UInt64>
+    }
+
     let publication: Publication?
     let pageFolder: URL
+    /// What `/publication/` may serve: the manifest's links, nothing else.
+    let declared: DeclaredResources
 
     /// The site of `publication`, or nil when the page's folder (`web/`) cannot be found (set
     /// `RAUDIO_WEB`).
@@ -43,21 +61,27 @@ struct ReadAlongSite: Sendable {
     init(publication: Publication?, pageFolder: URL) {
         self.publication = publication
         self.pageFolder = pageFolder
+        declared = DeclaredResources(publication?.manifest)
     }
 
-    /// The answer to `GET path` (the request target without its query). The publication's resources
-    /// are served as their package declares them; XHTML stays XHTML (the browser parses it as XML, as
-    /// Readium's navigators do). Their scripts are disabled by the server's `Content-Security-Policy`
-    /// (`HTTPSiteHandler`), because they share the page's origin, which may drive the player.
-    func response(to path: String) -> Response {
+    /// The answer to `GET path` (the request target; its query is ignored), with the request's
+    /// `Range` header if any. The publication's resources are served as their package declares them;
+    /// XHTML stays XHTML (the browser parses it as XML, as Readium's navigators do). Their scripts are
+    /// disabled by the server's `Content-Security-Policy` (`IPCHTTPHandler`), because they share the
+    /// page's origin, which may drive the player.
+    ///
+    /// Only the hrefs the manifest declares are served (`DeclaredResources`), read through the
+    /// publication's own container by the manifest's href: a request can never name a file of the
+    /// package the manifest leaves out, nor a URL for raudio to fetch.
+    func response(to path: String, range: String? = nil) -> Response {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         if path == "/" || path == "/index.html" { return pageFile("index.html") }
         if path.hasPrefix("/raudio/") { return pageFile(String(path.dropFirst("/raudio/".count))) }
-        if path == "/cover" { return cover() }
+        if path == "/cover" { return cover(range: range) }
         if path == "/publication/manifest.json", let publication {
             return Response(status: 200, contentType: "application/webpub+json", body: Data(publication.manifest.json.serialized().utf8))
         }
-        if path.hasPrefix("/publication/") { return resource(String(path.dropFirst("/publication/".count))) }
+        if path.hasPrefix("/publication/") { return resource(String(path.dropFirst("/publication/".count)), range: range) }
         return .notFound(path)
     }
 
@@ -69,26 +93,55 @@ struct ReadAlongSite: Sendable {
         return Response(status: 200, contentType: Self.contentType(forName: name), body: data)
     }
 
-    private func resource(_ encodedHref: String) -> Response {
-        guard let publication else { return .notFound(encodedHref) }
-        let candidates = [encodedHref, encodedHref.removingPercentEncoding].compactMap { $0 }
-        for href in candidates where !href.split(separator: "/").contains("..") {
-            guard let data = try? publication.resource(at: href).read() else { continue }
-            let manifest = publication.manifest
-            let declared = (manifest.readingOrder + manifest.resources + manifest.links)
-                .first { $0.hrefWithoutFragment == href }?.type
-            var response = Response(status: 200, contentType: declared ?? Self.contentType(forName: href), body: data)
-            response.isPublicationContent = true
-            return response
+    private func resource(_ encodedHref: String, range: String?) -> Response {
+        guard let publication, let link = declared.link(forRequested: encodedHref) else {
+            return .notFound("/publication/\(encodedHref) (not a resource of the publication's manifest)")
         }
-        return .notFound(encodedHref)
+        let href = link.hrefWithoutFragment
+        let resource: any Resource
+        let length: UInt64
+        do {
+            resource = try publication.resource(at: href)
+            if resource.isRemote { return Self.redirect(to: resource.href, for: encodedHref) }
+            length = try resource.length()
+        } catch {
+            return .notFound("/publication/\(encodedHref) (\(error))")
+        }
+        var response = Response(status: 200, contentType: link.type ?? Self.contentType(forName: href), body: Data())
+        response.isPublicationContent = true
+        switch HTTPByteRange(header: range, length: length) {
+        case .whole:
+            response.stream = ResourceStream(resource: resource, range: 0..<length)
+        case .bytes(let bytes):
+            response.status = 206
+            response.contentRange = "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(length)"
+            response.stream = ResourceStream(resource: resource, range: bytes)
+        case .unsatisfiable:
+            response.status = 416
+            response.contentType = "text/plain; charset=utf-8"
+            response.contentRange = "bytes */\(length)"
+            response.body = Data("raudio: 416 Range Not Satisfiable: \(href) has \(length) bytes\n".utf8)
+        }
+        return response
     }
 
-    private func cover() -> Response {
+    /// A remote book's resource (an `http(s)://` URL the manifest declares, or one of its hrefs resolved
+    /// against the manifest's URL) is not fetched for the page: the browser is sent there (302) and
+    /// fetches it itself, as any page would, so no request to the page server ever makes raudio send one.
+    private static func redirect(to url: String, for encodedHref: String) -> Response {
+        guard Href.isRemote(url), !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .notFound("/publication/\(encodedHref) (not a URL a browser can be sent to)")
+        }
+        var response = Response(status: 302, contentType: "text/plain; charset=utf-8", body: Data("raudio: at \(url)\n".utf8))
+        response.location = url
+        return response
+    }
+
+    private func cover(range: String?) -> Response {
         guard let link = publication?.manifest.coverLink else {
             return .notFound("/cover (the publication has none)")
         }
-        return resource(link.hrefWithoutFragment)
+        return resource(link.hrefWithoutFragment, range: range)
     }
 
     /// The media type of a file by its extension; `application/octet-stream` when unknown.

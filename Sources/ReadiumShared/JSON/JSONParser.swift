@@ -18,10 +18,16 @@ public struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    private var rejectsDuplicateKeys = false
 
     /// Parses one JSON document. A UTF-8 byte order mark is accepted.
-    public static func parse(_ data: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
+    ///
+    /// With `rejectingDuplicateKeys`, an object naming a key twice is an error (RFC 8259 leaves its
+    /// meaning open: a command `{"command":"status","command":"quit"}` must not be read either way).
+    /// Without it, the last value wins, as in most parsers.
+    public static func parse(_ data: some Collection<UInt8>, rejectingDuplicateKeys: Bool = false) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(data))
+        parser.rejectsDuplicateKeys = rejectingDuplicateKeys
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -66,7 +72,12 @@ public struct JSONParser {
                 if peek(UInt8(ascii: "}")) { throw error("trailing comma before '}'") }
                 throw error("unexpected \(describeCurrent()), a key in double quotes was expected")
             }
+            let keyStart = index
             let key = try parseString()
+            if rejectsDuplicateKeys && object[key] != nil {
+                index = keyStart
+                throw error("the key \"\(key.prefix(40))\" appears twice in the object")
+            }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1

@@ -62,6 +62,23 @@ extension Resource {
         try read(range: nil)
     }
 
+    /// Reads the whole resource when it holds at most `maximumSize` bytes (a document to parse).
+    ///
+    /// Its `length()` is checked first, so a ZIP entry declaring more is refused with `.tooLarge`
+    /// before a byte is inflated; the inflate itself stops as soon as it passes the declared size (a
+    /// ZIP bomb that lies about its size), so no more than `maximumSize` bytes are ever held.
+    public func read(maximumSize: Int) throws(ResourceError) -> Data {
+        let length = try length()
+        guard length <= UInt64(maximumSize) else {
+            throw ResourceError(.tooLarge, href: href, message: "is \(length) bytes, more than the \(maximumSize) allowed for a document read whole")
+        }
+        let data = try read(range: 0..<length)
+        guard data.count <= maximumSize else {
+            throw ResourceError(.tooLarge, href: href, message: "holds more than the \(maximumSize) bytes allowed for a document read whole")
+        }
+        return data
+    }
+
     /// Reads the whole resource as UTF-8 text (a UTF-8 byte order mark is dropped).
     public func readString() throws(ResourceError) -> String {
         var data = try read()

@@ -12,6 +12,9 @@ public struct ReadiumManifestParser: Sendable {
     /// The encryption scheme URI of Readium LCP.
     public static let lcpScheme = "http://readium.org/2014/01/lcp"
 
+    /// The largest manifest read from a package or folder (a remote one is limited by `RemoteManifestLoader`).
+    public static let maximumManifestSize = 32 * 1024 * 1024
+
     public init() {}
 
     /// Parses the manifest at `manifestHref` in `container`.
@@ -20,7 +23,7 @@ public struct ReadiumManifestParser: Sendable {
     ) throws(OpeningError) -> Publication {
         let data: Data
         do {
-            data = try container.resource(at: manifestHref).read()
+            data = try container.resource(at: manifestHref).read(maximumSize: Self.maximumManifestSize)
         } catch {
             throw OpeningError(error)
         }

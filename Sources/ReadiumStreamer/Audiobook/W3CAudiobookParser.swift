@@ -31,7 +31,7 @@ public struct W3CAudiobookParser: Sendable {
     public func parse(container: any Container, manifestHref: String, errorPath: String, mediaType: MediaType) throws(OpeningError) -> Publication {
         let data: Data
         do {
-            data = try container.resource(at: manifestHref).read()
+            data = try container.resource(at: manifestHref).read(maximumSize: ReadiumManifestParser.maximumManifestSize)
         } catch {
             throw OpeningError(error)
         }

@@ -134,7 +134,7 @@ extension EPUBParser {
 
     private func read(_ path: String, mode: XMLDocument.Mode, container: any Container, warnings: WarningLog) -> XMLDocument? {
         do {
-            let document = try XMLDocument(data: container.resource(at: path).read(), href: path, mode: mode)
+            let document = try XMLDocument(data: container.resource(at: path).read(maximumSize: XMLDocument.defaultMaximumSize), href: path, mode: mode)
             for warning in document.warnings { warnings.append(warning) }
             return document
         } catch {

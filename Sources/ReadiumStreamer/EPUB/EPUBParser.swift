@@ -57,7 +57,7 @@ public struct EPUBParser: Sendable {
         let packagePath = try packageDocumentPath(container, name: name, warnings: warnings)
         let packageXML: XMLDocument
         do {
-            let data = try container.resource(at: packagePath).read()
+            let data = try container.resource(at: packagePath).read(maximumSize: XMLDocument.defaultMaximumSize)
             packageXML = try XMLDocument(data: data, href: packagePath)
         } catch let error as ResourceError {
             throw EPUBError(.invalidPackage, href: packagePath, message: "the package document named by \(Self.containerPath) cannot be read: \(error.message)")
@@ -97,7 +97,7 @@ public struct EPUBParser: Sendable {
             warnings.append(ParsingWarning(source: "mimetype", path: "", message: "missing; expected the file 'mimetype' containing application/epub+zip"))
             return
         }
-        let content = (try? resource.readString())?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let content = (try? resource.read(maximumSize: 4096)).map { String(decoding: $0, as: UTF8.self) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if content != MediaType.epub.string {
             warnings.append(ParsingWarning(source: "mimetype", path: "", message: "contains '\(content.prefix(60))' instead of application/epub+zip"))
         }
@@ -107,7 +107,7 @@ public struct EPUBParser: Sendable {
     private func packageDocumentPath(_ container: any Container, name: String, warnings: WarningLog) throws(EPUBError) -> String {
         let data: Data
         do {
-            data = try container.resource(at: Self.containerPath).read()
+            data = try container.resource(at: Self.containerPath).read(maximumSize: XMLDocument.defaultMaximumSize)
         } catch {
             if error.code == .notFound {
                 throw EPUBError(.notEPUB, href: name, message: "not an EPUB: \(Self.containerPath) is missing")
@@ -138,7 +138,7 @@ public struct EPUBParser: Sendable {
 
     private func protection(_ container: any Container, entries: Set<String>, warnings: WarningLog) -> Publication.Protection? {
         var encryption: XMLDocument?
-        if entries.contains(Self.encryptionPath), let data = try? container.resource(at: Self.encryptionPath).read() {
+        if entries.contains(Self.encryptionPath), let data = try? container.resource(at: Self.encryptionPath).read(maximumSize: XMLDocument.defaultMaximumSize) {
             do {
                 encryption = try XMLDocument(data: data, href: Self.encryptionPath)
             } catch {
@@ -150,7 +150,7 @@ public struct EPUBParser: Sendable {
 
     private func checkContentDocuments(_ readingOrder: [Link], container: any Container, warnings: WarningLog) {
         for link in readingOrder where link.properties["missing"] == nil && (link.mediaType?.isHTML ?? false) {
-            guard let data = try? container.resource(at: link.href).read() else { continue }
+            guard let data = try? container.resource(at: link.href).read(maximumSize: XMLDocument.defaultMaximumSize) else { continue }
             do {
                 _ = try XMLDocument(data: data, href: link.href)
             } catch {

@@ -125,7 +125,7 @@ public final class EPUBContentService: ContentService {
         }
         onResourceParsed?(href)
         do {
-            let data = try container.resource(at: href).read()
+            let data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
             let document = try XMLDocument(data: data, href: href, mode: .recovering)
             for warning in document.warnings { warnings.append(warning) }
             let extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range)

@@ -65,7 +65,7 @@ extension EPUBMediaOverlayService {
     private func load(_ smilHref: String) throws(MediaOverlayError) -> [MediaOverlayPar] {
         let data: Data
         do {
-            data = try container.resource(at: smilHref).read()
+            data = try container.resource(at: smilHref).read(maximumSize: XMLDocument.defaultMaximumSize)
         } catch {
             throw MediaOverlayError(.unreadable, href: smilHref, message: "cannot be read: \(error.message)")
         }
@@ -83,7 +83,7 @@ extension EPUBMediaOverlayService {
             if let cached = cache[document] { return cached }
             let texts: XHTMLFragmentTexts?
             do {
-                let data = try container.resource(at: document).read()
+                let data = try container.resource(at: document).read(maximumSize: XMLDocument.defaultMaximumSize)
                 let parsed = try XMLDocument(data: data, href: document, mode: .recovering)
                 texts = XHTMLFragmentTexts(document: parsed)
             } catch {
