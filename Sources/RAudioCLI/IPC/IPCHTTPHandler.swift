@@ -9,7 +9,7 @@ import NIOHTTP1
 ///
 /// Refused on every path, before any work: a request another site's page made (403), a WebSocket
 /// upgrade that was not accepted (its refusal, 403 or 401, else 400 for a malformed one), a request
-/// whose head is not complete within `IPCLimits.headerTimeout` (the connection is closed).
+/// not complete (head and body) within `IPCLimits.headerTimeout` (the connection is closed).
 ///
 /// Runs on the server's event loop; the site's files and resources are read on another thread, and a
 /// resource is streamed in chunks (`IPCHTTPHandler+Streaming`).
@@ -44,11 +44,11 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            headerDeadline?.cancel()
             request = head
         case .body:
             break
         case .end:
+            headerDeadline?.cancel()
             guard let head = request, !isAnswered else { return }
             request = nil
             isAnswered = true
