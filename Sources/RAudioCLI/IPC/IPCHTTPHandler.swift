@@ -24,7 +24,7 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let limits: IPCLimits
     private var request: HTTPRequestHead?
     private var isAnswered = false
-    private var headerDeadline: Scheduled<Void>?
+    private var requestDeadline: Scheduled<Void>?
 
     init(admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits) {
         self.admission = admission
@@ -34,11 +34,11 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
-        headerDeadline = context.eventLoop.scheduleTask(in: limits.headerTimeout) { channel.close(promise: nil) }
+        requestDeadline = context.eventLoop.scheduleTask(in: limits.headerTimeout) { channel.close(promise: nil) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        headerDeadline?.cancel()
+        requestDeadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -48,7 +48,7 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .body:
             break
         case .end:
-            headerDeadline?.cancel()
+            requestDeadline?.cancel()
             guard let head = request, !isAnswered else { return }
             request = nil
             isAnswered = true
