@@ -9,7 +9,7 @@ import NIOHTTP1
 ///
 /// Refused on every path, before any work: a request another site's page made (403), a WebSocket
 /// upgrade that was not accepted (its refusal, 403 or 401, else 400 for a malformed one), a request
-/// whose head is not complete within `IPCLimits.headerTimeout` (the connection is closed).
+/// not complete (head and body) within `IPCLimits.headerTimeout` (the connection is closed).
 ///
 /// Runs on the server's event loop; the site's files and resources are read on another thread, and a
 /// resource is streamed in chunks (`IPCHTTPHandler+Streaming`).
@@ -24,7 +24,7 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let limits: IPCLimits
     private var request: HTTPRequestHead?
     private var isAnswered = false
-    private var headerDeadline: Scheduled<Void>?
+    private var requestDeadline: Scheduled<Void>?
 
     init(admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits) {
         self.admission = admission
@@ -34,21 +34,21 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
-        headerDeadline = context.eventLoop.scheduleTask(in: limits.headerTimeout) { channel.close(promise: nil) }
+        requestDeadline = context.eventLoop.scheduleTask(in: limits.headerTimeout) { channel.close(promise: nil) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        headerDeadline?.cancel()
+        requestDeadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            headerDeadline?.cancel()
             request = head
         case .body:
             break
         case .end:
+            requestDeadline?.cancel()
             guard let head = request, !isAnswered else { return }
             request = nil
             isAnswered = true

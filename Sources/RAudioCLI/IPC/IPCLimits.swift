@@ -8,7 +8,7 @@ struct IPCLimits: Sendable {
     /// Connections open at once over every listener (`--ipc-max-connections`); one more is closed as
     /// soon as it is accepted, so file descriptors stay for playback.
     var maximumConnections = 64
-    /// An HTTP request (an upgrade included) whose head is not complete by then is closed.
+    /// An HTTP request (an upgrade included) not complete by then, head and body, is closed.
     var headerTimeout = TimeAmount.seconds(10)
     /// A `--web` client that takes no byte of an answer for this long is dropped.
     var sendTimeout = TimeAmount.seconds(30)

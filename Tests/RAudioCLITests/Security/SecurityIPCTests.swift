@@ -97,12 +97,14 @@ import Testing
         defer { running.send("quit\n"); _ = running.finish(timeout: 10) }
         #expect(running.waitForLine(timeout: 20) { IPCTests.type($0, "listening") })
         let port = try Self.listeningPort(of: running)
-        let slow = try IPCTestClient(tcpPort: port)
-        slow.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1".utf8))
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(slow.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var byte: UInt8 = 0
-        #expect(recv(slow.descriptor, &byte, 1, 0) == 0, "the connection is closed at the header deadline (errno \(errno))")
+        for partial in ["GET / HTTP/1.1\r\nHost: 127.0.0.1", "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 1000\r\n\r\nsome"] {
+            let slow = try IPCTestClient(tcpPort: port)
+            slow.write(Array(partial.utf8))
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(slow.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var byte: UInt8 = 0
+            #expect(recv(slow.descriptor, &byte, 1, 0) == 0, "\(partial.prefix(4)): the connection is closed at the request deadline (errno \(errno))")
+        }
     }
 
     /// A frame as a client writes it, with every bit under the test's control.
