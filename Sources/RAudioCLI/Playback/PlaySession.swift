@@ -69,7 +69,7 @@ struct PlaySession {
         }
         // From here on, remote retries reach every observer as the navigator's `warning` events.
         RemoteAccessSetup.warnings.route { [navigator] warning in
-            navigator.reportWarning(NavigatorIssue(code: warning.code, message: warning.description, href: warning.url, fatal: false))
+            navigator.reportWarning(NavigatorIssue(code: .init(rawValue: warning.code), message: warning.description, href: warning.url, fatal: false))
         }
         let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)

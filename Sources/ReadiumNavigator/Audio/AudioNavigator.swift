@@ -123,7 +123,7 @@ public actor AudioNavigator {
             if let end = target.clipEnd, end > duration {
                 target.clipEnd = nil
                 emit(.warning(NavigatorIssue(
-                    code: "clip-clamped",
+                    code: .clipClamped,
                     message: "\(locator.href): the clip ends at \(MediaFragment.format(end)) s, after the end of the track (\(MediaFragment.format(duration)) s); playing to the end of the track",
                     href: locator.href, fatal: false, locator: locator)))
             }
