@@ -7,7 +7,9 @@ import Testing
 
 /// The three navigators driven by one function written against the `Navigator` protocol alone: it
 /// plays, pauses, seeks, goes to a locator and stops, observing states and positions through
-/// `navigatorEvents`, `playbackState` and `currentLocator`.
+/// `navigatorEvents`, `playbackState` and `currentLocator`. The books last seconds of wall time at
+/// the paced sink's speed, far longer than a run, so that a busy machine never reaches their end before
+/// the pause; a run itself takes a fraction of a second.
 @Suite("Navigator protocol")
 struct NavigatorProtocolTests {
     static let documents: [(href: String, paragraphs: [String])] = [
@@ -115,13 +117,13 @@ struct NavigatorProtocolTests {
     }
 
     @Test func anAudiobookPlaysPausesSeeksAndGoesThroughTheProtocol() async throws {
-        let publication = TestBooks.publication(["3000.mp3", "4000.mp3"])
+        let publication = TestBooks.publication(["30000.mp3", "40000.mp3"])
         let navigator = try AudioNavigator(publication: publication, components: TestBooks.pacedComponents())
-        let target = Locator(href: "4000.mp3", type: "audio/mpeg", locations: .init(fragments: ["t=1"]))
+        let target = Locator(href: "40000.mp3", type: "audio/mpeg", locations: .init(fragments: ["t=1"]))
         let run = try await Self.drive(navigator, to: target)
         Self.expectCommonBehaviour(run, target: target)
         #expect(run.seekAnswer == true, "an audiobook has a timeline")
-        #expect(run.pausedAt?.href == "3000.mp3")
+        #expect(run.pausedAt?.href == "30000.mp3")
         #expect((run.afterGo?.locations.time?.begin ?? 0) >= 1, "played on from the place gone to: \(String(describing: run.afterGo))")
         #expect(run.eventsAfterGo.contains { if case .track(1, _, _) = $0 { true } else { false } })
     }
@@ -137,14 +139,14 @@ struct NavigatorProtocolTests {
     }
 
     @Test func aNarrationPlaysPausesSeeksAndGoesThroughTheProtocol() async throws {
-        let publication = TestBooks.narratedPublication(Self.documents, audio: "5000.mp3", clipSeconds: 1)
+        let publication = TestBooks.narratedPublication(Self.documents, audio: "50000.mp3", clipSeconds: 10)
         let navigator = try MediaOverlayNavigator(publication: publication, components: TestBooks.pacedComponents(), engine: nil)
         let run = try await Self.drive(navigator, to: Self.target)
         Self.expectCommonBehaviour(run)
         #expect(run.seekAnswer == true, "recorded clips make a timeline")
         #expect(run.afterGo?.locations.fragments == ["p1"] || run.afterGo?.locations.cssSelector == "#p1", "\(String(describing: run.afterGo))")
         #expect(run.eventsAfterGo.contains {
-            if case .withAudioLocator(.narration(let text, "en", _), let audio?) = $0 { text.hasPrefix("Here") && audio.href == "5000.mp3" } else { false }
+            if case .withAudioLocator(.narration(let text, "en", _), let audio?) = $0 { text.hasPrefix("Here") && audio.href == "50000.mp3" } else { false }
         })
     }
 }

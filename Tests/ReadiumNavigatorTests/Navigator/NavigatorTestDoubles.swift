@@ -123,10 +123,10 @@ struct ParagraphContentService: ContentService {
     }
 }
 
-/// A speech engine of one English voice that "speaks" 200 frames of `TestBooks.format` per word, each
+/// A speech engine of one English voice that "speaks" 2000 frames of `TestBooks.format` per word, each
 /// word's boundary at its first frame; synthesis completes on a queue of its own.
 final class WordToneEngine: TTSEngine {
-    static let framesPerWord = 200
+    static let framesPerWord = 2000
     let voice = TTSVoice(identifier: "test-en", name: "Test", language: Language(code: "en"))
     private let queue = DispatchQueue(label: "raudio.test.word-tone-engine")
 
