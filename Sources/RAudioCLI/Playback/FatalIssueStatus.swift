@@ -2,15 +2,15 @@
 import ReadiumNavigator
 
 extension ExitStatus {
-    /// The exit status for a fatal problem reported by a navigator, from its stable code.
-    init(fatalIssueCode code: String) {
+    /// The exit status for a fatal problem reported by a navigator, from its code.
+    init(fatalIssueCode code: NavigatorIssue.Code) {
         switch code {
-        case "audio-server-unavailable", "audio-server-lost", "output-lost": self = .audioServerUnavailable
+        case .audioServerUnavailable, .audioServerLost, .outputLost: self = .audioServerUnavailable
         // A remote book whose server cannot be reached, or keeps refusing, up to its end.
-        case "track-unreachable", "track-unavailable": self = .serviceUnavailable
-        case "output-not-created": self = .cannotCreateOutput
-        case "output-write-failed": self = .outputIOError
-        case "internal-error": self = .internalError
+        case .trackUnreachable, .trackUnavailable: self = .serviceUnavailable
+        case .outputNotCreated: self = .cannotCreateOutput
+        case .outputWriteFailed: self = .outputIOError
+        case .internalError: self = .internalError
         default: self = .badData
         }
     }

@@ -69,15 +69,14 @@ struct PlaySession {
         }
         // From here on, remote retries reach every observer as the navigator's `warning` events.
         RemoteAccessSetup.warnings.route { [navigator] warning in
-            navigator.reportWarning(NavigatorIssue(code: warning.code, message: warning.description, href: warning.url, fatal: false))
+            navigator.reportWarning(NavigatorIssue(code: .init(rawValue: warning.code), message: warning.description, href: warning.url, fatal: false))
         }
-        let controller = AudioNavigatorController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: await navigator.totalDuration)
         let chapters = ChapterMap(publication: publication, timeline: await navigator.playbackTimeline)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
                                              chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication),
-                                             bufferedSeconds: { [publication] locator in RemoteAccessSetup.bufferedSeconds(in: publication, at: locator) }).run(controller, opened: opened) {
+                                             bufferedSeconds: { [publication] locator in RemoteAccessSetup.bufferedSeconds(in: publication, at: locator) }).run(navigator, opened: opened) {
             await applyStartPosition(to: navigator, memory: memory, chapters: chapters)
         }
         // A track still waiting on a slow server must not hold the close up.
@@ -106,12 +105,11 @@ struct PlaySession {
         } catch {
             return try reportUnplayable(error)
         }
-        let controller = NarrationController(navigator: navigator)
         let opened = PlayerEvent.opened(publication, duration: nil)
         let chapters = ChapterMap(publication: publication)
         let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume)
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
-                                             chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(controller, opened: opened) {
+                                             chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(navigator, opened: opened) {
             guard let from = options.from else {
                 if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator, chapters: chapters) }
                 return nil
@@ -193,7 +191,7 @@ struct PlaySession {
 
     /// Goes where the book was left; a saved position that no longer fits the book is said and ignored.
     @discardableResult
-    private func resumeAt(_ locator: Locator, _ navigator: some RecordingNavigator, chapters: ChapterMap) async -> Bool {
+    private func resumeAt(_ locator: Locator, _ navigator: some Navigator, chapters: ChapterMap) async -> Bool {
         do {
             try await navigator.go(to: locator)
             StandardStreams.printError("raudio: resuming where the book was left: \(await describe(locator, navigator, chapters: chapters))")
@@ -205,13 +203,13 @@ struct PlaySession {
     }
 
     /// The resumed place for a person: chapter, and for audio the time in the book and its length.
-    private func describe(_ locator: Locator, _ navigator: some RecordingNavigator, chapters: ChapterMap) async -> String {
+    private func describe(_ locator: Locator, _ navigator: some Navigator, chapters: ChapterMap) async -> String {
         let length = await (navigator as? AudioNavigator)?.totalDuration
         return PlaceDescription.describe(locator, chapter: chapters.title(of: locator), timeInBook: chapters.time(of: locator), bookLength: length)
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.
-    private func go(_ navigator: some RecordingNavigator, toLocatorJSON text: String) async -> String? {
+    private func go(_ navigator: some Navigator, toLocatorJSON text: String) async -> String? {
         do {
             try await navigator.go(to: Locator(jsonString: text, source: "--from"))
         } catch let error as Locator.ParseError {

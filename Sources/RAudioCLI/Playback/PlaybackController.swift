@@ -2,11 +2,17 @@
 import ReadiumNavigator
 import ReadiumShared
 
-/// What a streaming session drives: the audiobook navigator or the speech synthesizer, behind one
-/// interface so that `raudio play` and `raudio speak` share `SessionDriver` and `SessionLoop`.
+/// What a streaming session drives: a `Navigator` that takes the CLI's commands, so that `raudio play`
+/// and `raudio speak` share `SessionDriver` and `SessionLoop`.
+///
+/// The navigators conform themselves (`AudioNavigator+PlaybackController` and its siblings): everything
+/// here but `perform` comes from the `Navigator` protocol. What stays CLI-side is `perform`: a
+/// `PlayerCommand` is raudio's command language (stdin, keys, MPRIS, IPC), and a few of its commands exist
+/// for one navigator only (`voice` and `pitch` for speech, `escape` for a narration) or are refused with
+/// advice naming raudio's other commands. Session tests put a double in a navigator's place.
 protocol PlaybackController: Sendable {
-    /// The navigator's events, in the session's vocabulary. Finishes after `close()`.
-    var events: AsyncStream<SessionEvent> { get }
+    /// The navigator's events (`Navigator.navigatorEvents`). Finishes after `close()`.
+    var navigatorEvents: AsyncStream<SessionEvent> { get }
     /// Starts (or continues) playing.
     func play() async
     /// Stops and releases the output; a later `play` starts over.
@@ -20,6 +26,9 @@ protocol PlaybackController: Sendable {
     func close() async
 }
 
+/// What a navigator reports, as the session prints it (docs/events.md): the navigators' common events.
+typealias SessionEvent = NavigatorEvent
+
 /// A command that was parsed but cannot be done: a stable code and a message saying what to do instead.
 struct CommandRefusal: Error, Sendable {
     var code: String
@@ -30,30 +39,31 @@ struct CommandRefusal: Error, Sendable {
     }
 }
 
-/// What a navigator reports, as the session prints it (docs/events.md).
-enum SessionEvent: Sendable {
-    case stateChanged(PlaybackState, Locator?)
-    case position(Locator)
-    case track(index: Int, link: Link, locator: Locator)
-    case utterance(text: String, language: String, voice: String, locator: Locator)
-    case range(Locator)
-    /// Media overlays: a narrated item starts (an `utterance` event with `"narration": true`).
-    case narration(text: String, language: String?, locator: Locator)
-    /// `event` with the position in the narration's audio, printed as its `audioLocator`.
-    indirect case withAudioLocator(SessionEvent, audioLocator: Locator?)
-    case warning(NavigatorIssue)
-    case error(NavigatorIssue)
-}
+extension Navigator {
+    func status() async -> (state: PlaybackState, locator: Locator?) {
+        (playbackState, currentLocator)
+    }
 
-extension AsyncStream where Element: Sendable {
-    /// This stream's elements transformed one by one, in order.
-    func mapped<T: Sendable>(_ transform: @escaping @Sendable (Element) -> T) -> AsyncStream<T> {
-        let (stream, continuation) = AsyncStream<T>.makeStream()
-        let task = Task {
-            for await element in self { continuation.yield(transform(element)) }
-            continuation.finish()
+    /// Performs a command every navigator takes through the `Navigator` protocol. False for `seek`
+    /// without a timeline, and for `escape`, `voice` and `pitch`, which the conformance performs or refuses.
+    func performNavigatorCommand(_ command: PlayerCommand) async throws(CommandRefusal) -> Bool {
+        switch command {
+        case .play: play()
+        case .pause: pause()
+        case .toggle: playPause()
+        case .go(let data): try await CommandRefusal.go(to: data) { try await self.go(to: $0) }
+        case .speed(let value): setSpeed(value)
+        case .volume(let value): setVolume(value)
+        case .next: await goForward()
+        case .previous: await goBackward()
+        case .forward: await skipForward()
+        case .back: await skipBackward()
+        case .seek(.absolute(let seconds)): return await seek(to: seconds)
+        case .seek(.relative(let seconds)): return await seek(by: seconds)
+        case .escape, .voice, .pitch: return false
+        case .stop, .quit, .status, .bookmark, .bookmarks, .goToBookmark, .sleep, .chapter, .toc:
+            break // SessionLoop does these.
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return true
     }
 }

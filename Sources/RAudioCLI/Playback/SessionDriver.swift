@@ -58,7 +58,7 @@ struct SessionDriver {
             return .usage
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
-        let inputs = SessionInput.merged(events: controller.events, lines: stdin.lines, signals: signals.signals, timers: timers,
+        let inputs = SessionInput.merged(events: controller.navigatorEvents, lines: stdin.lines, signals: signals.signals, timers: timers,
                                          commands: frontEnds.commandSources, addressedCommands: frontEnds.addressedCommands)
         let sleepTimer = SleepTimer(tick: { timerContinuation.yield(.sleepTick) })
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)

@@ -63,7 +63,6 @@ struct SpeakSession {
         } catch {
             throw CommandFailure(.usage, code: "unknown-voice", message: "--voice: \(error.message)")
         }
-        let controller = SpeechSynthesizerController(synthesizer: synthesizer, engine: engine)
         do {
             let chapters = ChapterMap(publication: publication)
             let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
@@ -71,7 +70,7 @@ struct SpeakSession {
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
                                                  settings: settings, chapters: chapters, publication: publication,
                                                  frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
-                .run(controller, opened: PlayerEvent.opened(publication, duration: nil)) {
+                .run(synthesizer, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
                 }
             await synthesizer.close()

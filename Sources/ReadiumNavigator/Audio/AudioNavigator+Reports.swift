@@ -47,16 +47,16 @@ extension AudioNavigator: RenderSessionOwner {
     func unheardEndIssue() -> NavigatorIssue? {
         guard let skipped = lastSkipped, skipped.item == timeline.count - 1 else { return nil }
         if !hasHeardAudio {
-            return NavigatorIssue(code: "no-playable-track", message: "\(publication.title): no track of the reading order can be played (\(skipped.message))",
-                                  href: skipped.href, fatal: true, locator: currentLocation)
+            return NavigatorIssue(code: .noPlayableTrack, message: "\(publication.title): no track of the reading order can be played (\(skipped.message))",
+                                  href: skipped.href, fatal: true, locator: currentLocation, cause: skipped.cause)
         }
         return NavigatorIssue(code: skipped.code, message: "\(skipped.message); the end of the book was not heard", href: skipped.href,
-                              fatal: true, locator: currentLocation)
+                              fatal: true, locator: currentLocation, cause: skipped.cause)
     }
 
     func nothingPlayableIssue() -> NavigatorIssue? {
         guard openedTracks.isEmpty && failedTracks.count >= timeline.count else { return nil }
-        return NavigatorIssue(code: "no-playable-track", message: "\(publication.title): no track of the reading order can be played",
+        return NavigatorIssue(code: .noPlayableTrack, message: "\(publication.title): no track of the reading order can be played",
                               fatal: true, locator: currentLocation)
     }
 

@@ -82,22 +82,26 @@ public actor AudioNavigator {
     public func playPause() { handle(.toggle) }
     public func stop() { handle(.stop) }
 
-    /// Moves to `seconds` of publication time, crossing tracks; clamped to the publication.
-    public func seek(to seconds: Double) {
+    /// Moves to `seconds` of publication time, crossing tracks; clamped to the publication. Always true
+    /// (an audiobook has a timeline; the `Navigator` protocol's answer).
+    @discardableResult
+    public func seek(to seconds: Double) -> Bool {
         let position = timeline.position(atTime: seconds)
         move(to: AudioTarget(track: position.track, seconds: position.seconds))
+        return true
     }
 
-    /// Moves by `seconds` from the position heard, crossing track boundaries; clamped.
-    public func seek(by seconds: Double) {
+    /// Moves by `seconds` from the position heard, crossing track boundaries; clamped. Always true.
+    @discardableResult
+    public func seek(by seconds: Double) -> Bool {
         if let now = timeline.time(track: heardTrack, seconds: heardSeconds) {
-            seek(to: now + seconds)
-            return
+            return seek(to: now + seconds)
         }
         // Durations before this track are unknown: stay within the track.
         var target = max(heardSeconds + seconds, 0)
         if let duration = timeline.duration(ofTrack: heardTrack) { target = min(target, duration) }
         move(to: AudioTarget(track: heardTrack, seconds: target))
+        return true
     }
 
     /// The start of the next track; nothing at the last one.
@@ -123,7 +127,7 @@ public actor AudioNavigator {
             if let end = target.clipEnd, end > duration {
                 target.clipEnd = nil
                 emit(.warning(NavigatorIssue(
-                    code: "clip-clamped",
+                    code: .clipClamped,
                     message: "\(locator.href): the clip ends at \(MediaFragment.format(end)) s, after the end of the track (\(MediaFragment.format(duration)) s); playing to the end of the track",
                     href: locator.href, fatal: false, locator: locator)))
             }

@@ -15,25 +15,6 @@ public enum AudioNavigatorEvent: Sendable {
     case error(NavigatorIssue)
 }
 
-/// A problem met while playing: a stable code, a message naming the href or file.
-public struct NavigatorIssue: Sendable {
-    /// A stable word: track-undecodable, track-corrupt, track-unreadable, output-lost, ...
-    public var code: String
-    /// Names the href/file.
-    public var message: String
-    public var href: String?
-    public var fatal: Bool
-    public var locator: Locator?
-
-    public init(code: String, message: String, href: String? = nil, fatal: Bool, locator: Locator? = nil) {
-        self.code = code
-        self.message = message
-        self.href = href
-        self.fatal = fatal
-        self.locator = locator
-    }
-}
-
 /// Settings of an `AudioNavigator`.
 public struct AudioNavigatorConfiguration: Sendable {
     /// 0.5...3.0, pitch preserved.

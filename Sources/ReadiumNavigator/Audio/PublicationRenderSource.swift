@@ -33,7 +33,7 @@ struct PublicationRenderSource: RenderSource {
     /// A track that opens but has no audio from its start (an M4B whose media data was never written).
     func emptyItemIssue(at index: Int) -> RenderIssue? {
         let href = publication.readingOrder.indices.contains(index) ? publication.readingOrder[index].hrefWithoutFragment : "item \(index)"
-        return RenderIssue(item: index, code: AudioDecoderError.Code.corrupt.rawValue,
+        return RenderIssue(item: index, code: .trackCorrupt,
                            message: "\(href): has no audio data (the file may be cut short or not fully downloaded)", href: href)
     }
 
@@ -41,28 +41,28 @@ struct PublicationRenderSource: RenderSource {
         let href = publication.readingOrder.indices.contains(index) ? publication.readingOrder[index].hrefWithoutFragment : "item \(index)"
         switch error {
         case let error as AudioDecoderError:
-            let code = switch error.code {
-            case .unsupportedFormat: "track-undecodable"
-            case .corrupt: "track-corrupt"
-            case .unreadable: "track-unreadable"
-            case .sourceUnreachable: "track-unreachable"
-            case .seekFailed: "seek-failed"
+            let code: NavigatorIssue.Code = switch error.code {
+            case .unsupportedFormat: .trackUndecodable
+            case .corrupt: .trackCorrupt
+            case .unreadable: .trackUnreadable
+            case .sourceUnreachable: .trackUnreachable
+            case .seekFailed: .seekFailed
             }
             return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
-                               endsPlayback: error.code == .sourceUnreachable)
+                               endsPlayback: error.code == .sourceUnreachable, cause: error)
         case let error as ResourceError:
-            let code = switch error.code {
-            case .remote: "track-remote"
-            case .unavailable: "track-unavailable"
-            case .unreachable: "track-unreachable"
-            case .notFound: "track-not-found"
-            case .forbidden: "track-refused"
-            default: "track-unreadable"
+            let code: NavigatorIssue.Code = switch error.code {
+            case .remote: .trackRemote
+            case .unavailable: .trackUnavailable
+            case .unreachable: .trackUnreachable
+            case .notFound: .trackNotFound
+            case .forbidden: .trackRefused
+            default: .trackUnreadable
             }
             return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
-                               endsPlayback: error.code == .unreachable)
+                               endsPlayback: error.code == .unreachable, cause: error)
         default:
-            return RenderIssue(item: index, code: "track-unreadable", message: "\(href): \(error)", href: href)
+            return RenderIssue(item: index, code: .trackUnreadable, message: "\(href): \(error)", href: href, cause: error)
         }
     }
 }

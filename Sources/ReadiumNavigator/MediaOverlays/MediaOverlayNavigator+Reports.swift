@@ -37,7 +37,7 @@ extension MediaOverlayNavigator: RenderSessionOwner {
 
     func nothingPlayableIssue() -> NavigatorIssue? {
         guard !openedAny else { return nil }
-        return NavigatorIssue(code: "no-playable-item", message: "nothing of the narration can be played",
+        return NavigatorIssue(code: .noPlayableItem, message: "nothing of the narration can be played",
                               fatal: true, locator: currentLocation)
     }
 
@@ -45,7 +45,7 @@ extension MediaOverlayNavigator: RenderSessionOwner {
     func receive(_ input: Input) {
         switch input {
         case .issue(let issue):
-            if issue.code == "narration-audio-missing", let href = issue.href { missingAudio.insert(href) }
+            if issue.code == .narrationAudioMissing, let href = issue.href { missingAudio.insert(href) }
             if !session.isClosed { emit(.warning(issue)) }
         case .report(let report):
             receive(report)

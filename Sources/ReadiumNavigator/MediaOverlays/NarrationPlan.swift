@@ -80,8 +80,8 @@ public struct NarrationPlan: Sendable {
                     return
                 }
             } catch {
-                warnings.append(NavigatorIssue(code: error.code.rawValue, message: error.description + "; read with text-to-speech instead",
-                                               href: error.href, fatal: false))
+                warnings.append(NavigatorIssue(code: .init(rawValue: error.code.rawValue), message: error.description + "; read with text-to-speech instead",
+                                               href: error.href, fatal: false, cause: error))
             }
         }
         if options.speakDocumentsWithoutNarration || options.forceTextToSpeech {
@@ -105,7 +105,7 @@ public struct NarrationPlan: Sendable {
     mutating func finish(publication: Publication, options: Options) {
         if !options.forceTextToSpeech, let service = publication.mediaOverlays {
             for warning in service.warnings {
-                warnings.append(NavigatorIssue(code: "smil-repaired", message: warning.description, href: warning.source, fatal: false))
+                warnings.append(NavigatorIssue(code: .smilRepaired, message: warning.description, href: warning.source, fatal: false))
             }
         }
         isComplete = true
@@ -153,7 +153,7 @@ public struct NarrationPlan: Sendable {
                                            elementText: textElement?.elementText))
             }
         } catch {
-            warnings.append(NavigatorIssue(code: error.code.rawValue, message: "\(href): \(error.message)", href: href, fatal: false))
+            warnings.append(NavigatorIssue(code: .init(rawValue: error.code.rawValue), message: "\(href): \(error.message)", href: href, fatal: false, cause: error))
         }
     }
 }

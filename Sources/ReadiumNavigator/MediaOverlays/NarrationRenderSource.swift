@@ -70,13 +70,13 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
         let href = plan.items.indices.contains(index) ? plan.items[index].locator.href : nil
         switch error {
         case let error as Unspeakable:
-            return RenderIssue(item: index, code: "narration-skipped", message: error.message, href: href)
+            return RenderIssue(item: index, code: .narrationSkipped, message: error.message, href: href, cause: error)
         case let error as TTSError:
-            return RenderIssue(item: index, code: error.code.rawValue, message: "\(href ?? "item \(index)"): \(error.message)", href: href)
+            return RenderIssue(item: index, code: .init(error.code), message: "\(href ?? "item \(index)"): \(error.message)", href: href, cause: error)
         case let error as AudioDecoderError:
-            return RenderIssue(item: index, code: error.code.rawValue, message: error.description, href: error.href)
+            return RenderIssue(item: index, code: .init(error.code), message: error.description, href: error.href, cause: error)
         default:
-            return RenderIssue(item: index, code: "item-unreadable", message: "\(href ?? "item \(index)"): \(error)", href: href)
+            return RenderIssue(item: index, code: .itemUnreadable, message: "\(href ?? "item \(index)"): \(error)", href: href, cause: error)
         }
     }
 
@@ -90,7 +90,7 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
             end = fileEnd
             if state.clamped.insert(index).inserted {
                 onIssue(NavigatorIssue(
-                    code: "clip-clamped",
+                    code: .clipClamped,
                     message: "\(clip.href): the clip ends at \(MediaFragment.format(clip.end ?? 0)) s, after the end of the file (\(MediaFragment.format(format.seconds(ofFrames: fileEnd))) s); played to the end of the file",
                     href: clip.href, fatal: false, locator: plan.items[index].locator))
             }
@@ -115,9 +115,9 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
             state.failedHrefs.insert(href)
             let reason = (error as? ResourceError)?.message ?? (error as? AudioDecoderError)?.message ?? "\(error)"
             onIssue(NavigatorIssue(
-                code: "narration-audio-missing",
+                code: .narrationAudioMissing,
                 message: "\(href): the narration's audio cannot be played (\(reason)); its text is read with text-to-speech",
-                href: href, fatal: false, locator: plan.items[index].locator))
+                href: href, fatal: false, locator: plan.items[index].locator, cause: error))
             return nil
         }
     }

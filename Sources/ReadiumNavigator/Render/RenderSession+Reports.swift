@@ -15,7 +15,7 @@ extension RenderSession {
         }
         if isClosed {
             if case .outputFailed(_, let error) = report {
-                emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: owner.issueLocator)))
+                emit(.error(NavigatorIssue(code: .init(error.code), message: error.message, fatal: true, locator: owner.issueLocator, cause: error)))
             }
             return
         }
@@ -63,7 +63,7 @@ extension RenderSession {
         case .outputLost(let reportGeneration, let error, let position):
             // Non-fatal: the render thread reconnects by itself and resumes at `position`.
             if reportGeneration == generation, let position { owner.didHear(position, in: .outputLost) }
-            emit(.error(NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: false, locator: owner.issueLocator)))
+            emit(.error(NavigatorIssue(code: .init(error.code), message: error.message, fatal: false, locator: owner.issueLocator, cause: error)))
             handle(.outputLost, owner: owner)
         case .outputRestored:
             handle(.outputRestored, owner: owner)
@@ -71,7 +71,7 @@ extension RenderSession {
             guard reportGeneration == generation else { return }
             handle(waiting ? .bufferingStarted : .bufferingEnded, owner: owner)
         case .outputFailed(_, let error):
-            pendingIssue = NavigatorIssue(code: error.code.rawValue, message: error.message, fatal: true, locator: owner.issueLocator)
+            pendingIssue = NavigatorIssue(code: .init(error.code), message: error.message, fatal: true, locator: owner.issueLocator, cause: error)
             handle(.error(fatal: true, hasNext: false), owner: owner)
         }
     }
@@ -80,11 +80,11 @@ extension RenderSession {
 extension RenderIssue {
     /// This issue as the fatal error that stops playback, pointing at `locator` (where the listener is).
     func fatalError(at locator: Locator?) -> NavigatorIssue {
-        NavigatorIssue(code: code, message: message, href: href, fatal: true, locator: locator)
+        NavigatorIssue(code: code, message: message, href: href, fatal: true, locator: locator, cause: cause)
     }
 
     /// This issue as a non-fatal navigator warning (the item is skipped) pointing at `locator`.
     func skippedWarning(at locator: Locator?) -> NavigatorIssue {
-        NavigatorIssue(code: code, message: message, href: href, fatal: false, locator: locator)
+        NavigatorIssue(code: code, message: message, href: href, fatal: false, locator: locator, cause: cause)
     }
 }

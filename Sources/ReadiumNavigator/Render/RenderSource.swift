@@ -46,9 +46,9 @@ extension RenderSource {
     /// Codes `AudioDecoderError`s by their code; anything else is `item-unreadable`.
     public func issue(for error: any Error, item index: Int) -> RenderIssue {
         if let error = error as? AudioDecoderError {
-            return RenderIssue(item: index, code: error.code.rawValue, message: error.description, href: error.href)
+            return RenderIssue(item: index, code: .init(error.code), message: error.description, href: error.href, cause: error)
         }
-        return RenderIssue(item: index, code: "item-unreadable", message: "item \(index): \(error)", href: nil)
+        return RenderIssue(item: index, code: .itemUnreadable, message: "item \(index): \(error)", href: nil, cause: error)
     }
 
     public func preopening(ofItem index: Int) -> ItemPreopening { .atStart }
@@ -63,12 +63,13 @@ extension RenderSource {
     }
 }
 
-/// Why an item could not be played (entirely or to its end): a stable code and a message naming it.
+/// Why an item could not be played (entirely or to its end): a stable code, a message naming it and
+/// the error it came from.
 public struct RenderIssue: Sendable, Hashable, CustomStringConvertible {
     /// The item concerned.
     public var item: Int
     /// A stable word such as `track-corrupt`.
-    public var code: String
+    public var code: NavigatorIssue.Code
     /// For a person, naming the href or file.
     public var message: String
     public var href: String?
@@ -76,14 +77,31 @@ public struct RenderIssue: Sendable, Hashable, CustomStringConvertible {
     /// reached after the retries): the items after it would fail the same way, so playback stops here,
     /// where the listener is, instead of skipping them to an end that was never heard.
     public var endsPlayback: Bool
+    /// The error thrown by the source or a decoder (an `AudioDecoderError`, a `ResourceError`...), kept as
+    /// the `NavigatorIssue`'s cause; not compared.
+    public var cause: (any Error)?
 
-    public init(item: Int, code: String, message: String, href: String?, endsPlayback: Bool = false) {
+    public init(item: Int, code: NavigatorIssue.Code, message: String, href: String?, endsPlayback: Bool = false,
+                cause: (any Error)? = nil) {
         self.item = item
         self.code = code
         self.message = message
         self.href = href
         self.endsPlayback = endsPlayback
+        self.cause = cause
     }
 
     public var description: String { "\(code): \(message)" }
+
+    public static func == (lhs: RenderIssue, rhs: RenderIssue) -> Bool {
+        (lhs.item, lhs.code, lhs.message, lhs.href, lhs.endsPlayback) == (rhs.item, rhs.code, rhs.message, rhs.href, rhs.endsPlayback)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(item)
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(href)
+        hasher.combine(endsPlayback)
+    }
 }

@@ -29,13 +29,13 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
 
     func skippedItemIssue(_ issue: RenderIssue) -> NavigatorIssue? {
         // A synthesis cancelled by a seek or a new setting is no failure.
-        guard issue.code != TTSError.Code.cancelled.rawValue else { return nil }
+        guard issue.code != .init(TTSError.Code.cancelled) else { return nil }
         return issue.skippedWarning(at: source.plannedUtterance(at: issue.item)?.locator)
     }
 
     func nothingPlayableIssue() -> NavigatorIssue? {
         guard !hasLoadedAny else { return nil }
-        return NavigatorIssue(code: "no-text", message: "\(publication.title): there is no text to speak from here",
+        return NavigatorIssue(code: .noText, message: "\(publication.title): there is no text to speak from here",
                               fatal: true, locator: currentLocation)
     }
 
@@ -131,7 +131,7 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         lastRange = nil
         emit(.utterance(utterance, voice: pcm.voice))
         if let warning = pcm.warning, reportedWarnings.insert(warning).inserted {
-            emit(.warning(NavigatorIssue(code: "voice-fallback", message: warning, href: utterance.locator.href,
+            emit(.warning(NavigatorIssue(code: .voiceFallback, message: warning, href: utterance.locator.href,
                                          fatal: false, locator: utterance.locator)))
         }
     }
@@ -157,7 +157,7 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         let all = contentWarnings.warnings
         guard all.count > reportedContentWarnings else { return }
         for warning in all[reportedContentWarnings...] {
-            let code = warning.message.hasPrefix("skipped") ? "chapter-skipped" : "chapter-repaired"
+            let code: NavigatorIssue.Code = warning.message.hasPrefix("skipped") ? .chapterSkipped : .chapterRepaired
             emit(.warning(NavigatorIssue(code: code, message: warning.description, href: warning.source, fatal: false)))
         }
         reportedContentWarnings = all.count

@@ -19,7 +19,8 @@ public actor PublicationSpeechSynthesizer {
     public nonisolated let events: AsyncStream<SpeechSynthesizerEvent>
 
     let publication: Publication
-    let engine: any TTSEngine
+    /// The engine that synthesizes each utterance (its voices, for choosing one by language).
+    public nonisolated let engine: any TTSEngine
     var configuration: SpeechSynthesizerConfiguration
     let source: UtteranceRenderSource
     /// The state machine, the renderer and the common report handling (PublicationSpeechSynthesizer+Reports).

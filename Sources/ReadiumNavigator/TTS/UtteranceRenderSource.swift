@@ -125,9 +125,9 @@ final class UtteranceRenderSource: RenderSource {
         }
         let href = plannedUtterance(at: index)?.locator.href
         if let error = error as? TTSError {
-            return RenderIssue(item: index, code: error.code.rawValue, message: "\(href ?? "utterance"): \(error.message)", href: href)
+            return RenderIssue(item: index, code: .init(error.code), message: "\(href ?? "utterance"): \(error.message)", href: href, cause: error)
         }
-        return RenderIssue(item: index, code: "tts-synthesis-failed", message: "\(href ?? "utterance"): \(error)", href: href)
+        return RenderIssue(item: index, code: .init(TTSError.Code.synthesisFailed), message: "\(href ?? "utterance"): \(error)", href: href, cause: error)
     }
 
     /// The utterance at `index` and its PCM when synthesis is done; never blocks on synthesis.

@@ -9,7 +9,7 @@ import ReadiumStreamer
 /// answers `status` with what the test set. The test sends the navigator's events itself, through
 /// `SessionLoop.handle(.navigator(...))`, so the session runs in order and without threads or audio.
 final class ControllerDouble: PlaybackController {
-    let events = AsyncStream<SessionEvent> { $0.finish() }
+    let navigatorEvents = AsyncStream<SessionEvent> { $0.finish() }
     private let performed = Locked<[PlayerCommand]>([])
     let current = Locked<(state: PlaybackState, locator: Locator?)>((.idle, nil))
 

@@ -38,7 +38,7 @@ struct AudioNavigatorDamagedTrackTests {
         let size = try Data(contentsOf: third).count
         let (wav, events) = try await renderFolder([("01.mp3", first, nil), ("02.mp3", third, size / 2), ("03.mp3", third, nil)])
         let warning = try #require(events.warnings.first)
-        #expect(warning.code == "track-corrupt")
+        #expect(warning.code == .trackCorrupt)
         #expect(warning.href == "02.mp3")
         #expect(warning.message.contains("02.mp3"))
         #expect(!warning.fatal)
@@ -77,7 +77,7 @@ struct AudioNavigatorDamagedTrackTests {
         let third = NavigatorFixtures.sampleFolder.appendingPathComponent("03-le-matin.mp3")
         let aax = try Corpus.file("audio/formats/bad__tlsharp__second.aax")
         let (wav, events) = try await renderFolder([("01.mp3", first, nil), ("02.m4b", aax, nil), ("03.mp3", third, nil)])
-        #expect(events.warnings.map(\.code) == ["track-undecodable"])
+        #expect(events.warnings.map(\.code) == [.trackUndecodable])
         #expect(events.warnings.first?.href == "02.m4b")
         #expect(events.warnings.first?.message.contains("Audible DRM") == true, "\(events.warnings.first?.message ?? "")")
         let one = try NavigatorFixtures.decode(first)
@@ -100,7 +100,7 @@ struct AudioNavigatorDamagedTrackTests {
         try await events.wait { $0.contains { if case .stateChanged(let s, _) = $0 { s == .failed || s == .ended } else { false } } }
         #expect(events.states.last == .failed)
         #expect(events.errors.first?.fatal == true)
-        #expect(events.errors.first?.code == "no-playable-track")
+        #expect(events.errors.first?.code == .noPlayableTrack)
         await navigator.close()
     }
 }

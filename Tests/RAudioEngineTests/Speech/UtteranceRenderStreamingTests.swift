@@ -151,7 +151,7 @@ import Testing
         let planned = try Self.plannedTexts(of: publication, from: target)
         #expect(texts == planned, "\(texts)")
         let warnings = recorder.events.withLock { $0 }.compactMap { if case .warning(let issue) = $0 { issue.code } else { nil } }
-        #expect(!warnings.contains { $0.hasPrefix("tts-") }, "a cancellation is no failure: \(warnings)")
+        #expect(!warnings.contains { $0.rawValue.hasPrefix("tts-") }, "a cancellation is no failure: \(warnings)")
         Self.expectWordsMatch(recorder, engine: engine)
     }
 
@@ -168,8 +168,8 @@ import Testing
         await synthesizer.close()
         #expect(recorder.states.last == .ended, "states \(recorder.states)")
 
-        let warnings = recorder.events.withLock { $0 }.compactMap { if case .warning(let issue) = $0, issue.code.hasPrefix("tts-") { issue } else { nil } }
-        #expect(warnings.map(\.code) == [TTSError.Code.synthesisFailed.rawValue], "\(warnings.map(\.message))")
+        let warnings = recorder.events.withLock { $0 }.compactMap { if case .warning(let issue) = $0, issue.code.rawValue.hasPrefix("tts-") { issue } else { nil } }
+        #expect(warnings.map(\.code) == [.init(TTSError.Code.synthesisFailed)], "\(warnings.map(\.message))")
         #expect(warnings.first?.locator?.href == publication.readingOrder.first?.href)
         // The failed utterance is skipped (never announced); every other one is spoken with its words.
         let planned = try Self.plannedTexts(of: publication, from: nil)

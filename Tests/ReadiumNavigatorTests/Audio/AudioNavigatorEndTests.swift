@@ -28,8 +28,9 @@ struct AudioNavigatorEndTests {
         #expect(all.compactMap(AudioNavigatorStateTests.state) == [.loading, .playing, .failed])
         let (warnings, errors) = Self.issues(all)
         #expect(warnings.isEmpty, "no track is skipped: \(warnings)")
-        #expect(errors.map(\.code) == ["track-unreachable"] && errors.allSatisfy(\.fatal), "\(errors)")
+        #expect(errors.map(\.code) == [.trackUnreachable] && errors.allSatisfy(\.fatal), "\(errors)")
         #expect(errors.first?.href == "2000-unreachable500.mp3")
+        #expect((errors.first?.cause as? AudioDecoderError)?.code == .sourceUnreachable, "the decoder's error is kept as the cause")
         // What was decoded before the server went away was heard; the place is kept there.
         #expect(sink.samples.withLock { $0.count } == 1000 + 500)
         let place = await navigator.currentLocation
@@ -44,7 +45,7 @@ struct AudioNavigatorEndTests {
         await navigator.play()
         let all = await states.events(of: navigator, until: Self.isOver)
         let (warnings, errors) = Self.issues(all)
-        #expect(warnings.map(\.code) == ["track-corrupt"] && warnings.first?.href == "0.mp3", "\(warnings)")
+        #expect(warnings.map(\.code) == [.trackCorrupt] && warnings.first?.href == "0.mp3", "\(warnings)")
         #expect(warnings.first?.message.contains("no audio") == true)
         #expect(errors.isEmpty)
         #expect(all.compactMap(AudioNavigatorStateTests.state).last == .ended)
@@ -58,7 +59,7 @@ struct AudioNavigatorEndTests {
         let all = await states.events(of: navigator, until: Self.isOver)
         #expect(all.compactMap(AudioNavigatorStateTests.state).last == .failed)
         let (_, errors) = Self.issues(all)
-        #expect(errors.map(\.code) == ["no-playable-track"] && errors.first?.message.contains("0.mp3") == true, "\(errors)")
+        #expect(errors.map(\.code) == [.noPlayableTrack] && errors.first?.message.contains("0.mp3") == true, "\(errors)")
         await navigator.close()
     }
 
@@ -70,7 +71,7 @@ struct AudioNavigatorEndTests {
         let all = await states.events(of: navigator, until: Self.isOver)
         #expect(all.compactMap(AudioNavigatorStateTests.state) == [.loading, .playing, .failed])
         let (_, errors) = Self.issues(all)
-        #expect(errors.map(\.code) == ["track-corrupt"] && errors.first?.message.contains("not heard") == true, "\(errors)")
+        #expect(errors.map(\.code) == [.trackCorrupt] && errors.first?.message.contains("not heard") == true, "\(errors)")
         #expect(sink.samples.withLock { $0.count } == 1200)
         await navigator.close()
     }

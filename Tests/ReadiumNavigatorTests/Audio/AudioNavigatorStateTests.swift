@@ -48,7 +48,7 @@ struct AudioNavigatorStateTests {
         await navigator.play()
         let all = await events(of: navigator) { $0.contains { Self.state($0) == .ended } }
         let warnings = all.compactMap { if case .warning(let issue) = $0 { issue } else { nil } }
-        #expect(warnings.map(\.code) == ["track-corrupt", "track-undecodable"])
+        #expect(warnings.map(\.code) == [.trackCorrupt, .trackUndecodable])
         #expect(warnings.map(\.href) == ["2000-corrupt500.mp3", "opus.mp3"])
         #expect(warnings.allSatisfy { !$0.fatal && $0.message.contains($0.href ?? "?") })
         #expect(sink.samples.withLock { $0.count } == 1000 + 500 + 300)
