@@ -25,7 +25,9 @@ enum RemoteResponse {
 
 extension ResourceError {
     /// The resource error for a network failure of `href` that retries did not cure.
-    init(_ error: HTTPError, href: String) {
-        self.init(error.leavesTheServerUnreachable ? .unreachable : .unavailable, href: href, message: error.message)
+    /// The HTTP error is kept as the cause.
+    init(_ error: HTTPError, href: String, file: String = #fileID, function: String = #function, line: Int = #line) {
+        self.init(error.leavesTheServerUnreachable ? .unreachable : .unavailable, href: href, message: error.message, cause: error,
+                  file: file, function: function, line: line)
     }
 }

@@ -23,27 +23,15 @@ public enum MediaOverlayServiceKey {
     public static let key = "readium.mediaOverlayService"
 }
 
-/// A SMIL media overlay that cannot be used.
-public struct MediaOverlayError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// The SMIL file is missing or unreadable.
-        case unreadable = "smil-unreadable"
-        /// The SMIL file is not well-formed XML, or not SMIL.
-        case malformed = "smil-malformed"
-    }
+/// A SMIL media overlay that cannot be used; the subject is the SMIL href.
+public typealias MediaOverlayError = RAudioError<MediaOverlayErrorCode>
 
-    public var code: Code
-    /// The SMIL href.
-    public var href: String
-    public var message: String
-
-    public init(_ code: Code, href: String, message: String) {
-        self.code = code
-        self.href = href
-        self.message = message
-    }
-
-    public var description: String { "\(href): \(message)" }
+/// The category of a `MediaOverlayError`.
+public enum MediaOverlayErrorCode: String, RAudioErrorCode {
+    /// The SMIL file is missing or unreadable.
+    case unreadable = "smil-unreadable"
+    /// The SMIL file is not well-formed XML, or not SMIL.
+    case malformed = "smil-malformed"
 }
 
 extension Publication {
