@@ -34,38 +34,28 @@ public protocol AudioDecoderFactory: Sendable {
     func makeDecoder(for resource: any Resource, mediaType: MediaType?) throws(AudioDecoderError) -> any AudioDecoder
 }
 
-/// Why a resource could not be decoded.
-public struct AudioDecoderError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// The format is recognized but not supported (Opus, AAC, ...).
-        case unsupportedFormat = "track-unsupported"
-        /// The bytes are not decodable audio, or the stream breaks part-way.
-        case corrupt = "track-corrupt"
-        /// The resource could not be read.
-        case unreadable = "track-unreadable"
-        /// The resource's server cannot be reached at all (`ResourceError.Code.unreachable`).
-        case sourceUnreachable = "track-unreachable"
-        /// Seeking failed.
-        case seekFailed = "seek-failed"
-    }
+/// Why a resource could not be decoded; the subject is the href of the resource.
+public typealias AudioDecoderError = RAudioError<AudioDecoderErrorCode>
 
-    public var code: Code
-    /// The href of the resource.
-    public var href: String
-    /// What went wrong, for a person; does not repeat the href.
-    public var message: String
+/// The category of an `AudioDecoderError`.
+public enum AudioDecoderErrorCode: String, RAudioErrorCode {
+    /// The format is recognized but not supported (Opus, AAC, ...).
+    case unsupportedFormat = "track-unsupported"
+    /// The bytes are not decodable audio, or the stream breaks part-way.
+    case corrupt = "track-corrupt"
+    /// The resource could not be read.
+    case unreadable = "track-unreadable"
+    /// The resource's server cannot be reached at all (`ResourceError.Code.unreachable`).
+    case sourceUnreachable = "track-unreachable"
+    /// Seeking failed.
+    case seekFailed = "seek-failed"
+}
 
-    public init(_ code: Code, href: String, message: String) {
-        self.code = code
-        self.href = href
-        self.message = message
-    }
-
+extension AudioDecoderError {
     /// The error of a decoder whose resource failed to read: `.sourceUnreachable` when its server cannot
-    /// be reached at all, else `.unreadable`.
-    public init(reading error: ResourceError, href: String) {
-        self.init(error.code == .unreachable ? .sourceUnreachable : .unreadable, href: href, message: error.message)
+    /// be reached at all, else `.unreadable`; the resource error is kept as the cause.
+    public init(reading error: ResourceError, href: String, file: String = #fileID, function: String = #function, line: Int = #line) {
+        self.init(error.code == .unreachable ? .sourceUnreachable : .unreadable, href: href, message: error.message, cause: error,
+                  file: file, function: function, line: line)
     }
-
-    public var description: String { "\(href): \(message)" }
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import ReadiumShared
+
 /// Where rendered PCM goes: PulseAudio, a WAV file, or nowhere.
 ///
 /// A sink is used by the render thread only (not thread-safe unless an implementation says so).
@@ -30,29 +32,19 @@ public protocol AudioSink: AnyObject {
     func close() throws(AudioSinkError)
 }
 
-/// Why a sink failed.
-public struct AudioSinkError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// No audio server could be reached (exit 69).
-        case serverUnavailable = "audio-server-unavailable"
-        /// The server went away while playing (exit 69).
-        case serverLost = "audio-server-lost"
-        /// The output file cannot be created (exit 73).
-        case cannotCreate = "output-not-created"
-        /// Writing the output failed, for example a full disk (exit 74).
-        case writeFailed = "output-write-failed"
-        /// The sink cannot take this format.
-        case unsupportedFormat = "output-format"
-    }
+/// Why a sink failed; the message names the file or server.
+public typealias AudioSinkError = RAudioError<AudioSinkErrorCode>
 
-    public var code: Code
-    /// What went wrong, for a person, naming the file or server.
-    public var message: String
-
-    public init(_ code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
+/// The category of an `AudioSinkError`.
+public enum AudioSinkErrorCode: String, RAudioErrorCode {
+    /// No audio server could be reached (exit 69).
+    case serverUnavailable = "audio-server-unavailable"
+    /// The server went away while playing (exit 69).
+    case serverLost = "audio-server-lost"
+    /// The output file cannot be created (exit 73).
+    case cannotCreate = "output-not-created"
+    /// Writing the output failed, for example a full disk (exit 74).
+    case writeFailed = "output-write-failed"
+    /// The sink cannot take this format.
+    case unsupportedFormat = "output-format"
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import ReadiumShared
+
 extension NavigatorIssue {
     /// A stable word naming a kind of problem, such as `track-corrupt`.
     ///
