@@ -162,7 +162,7 @@ private func dBusObjectCallback(
     do {
         try handler.connection.answer(call, with: reply)
     } catch {
-        return error.code
+        return error.underlyingStatus ?? -EIO
     }
     return 1
 }

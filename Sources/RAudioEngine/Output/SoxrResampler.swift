@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSoxr
 import ReadiumNavigator
+import ReadiumShared
 
 /// Converts PCM between formats with libsoxr for the rate, and a simple channel map in Swift.
 ///
@@ -25,7 +26,7 @@ public final class SoxrResampler: Resampler {
     /// Creates a resampler from `input` to `output`. Calls `soxr_create`.
     public init(from input: PCMFormat, to output: PCMFormat) throws(ResamplerError) {
         guard input.sampleRate > 0, output.sampleRate > 0, input.channelCount > 0, output.channelCount > 0 else {
-            throw ResamplerError(message: "cannot resample from \(input) to \(output)")
+            throw ResamplerError(.failed, message: "cannot resample from \(input) to \(output)")
         }
         inputFormat = input
         outputFormat = output
@@ -37,7 +38,7 @@ public final class SoxrResampler: Resampler {
                                      &error, &ioSpec, nil, nil)
             guard let handle, error == nil else {
                 let reason = error.map { String(cString: $0) } ?? "unknown error"
-                throw ResamplerError(message: "libsoxr cannot resample from \(input) to \(output): \(reason)")
+                throw ResamplerError(.failed, message: "libsoxr cannot resample from \(input) to \(output): \(reason)")
             }
             soxr = handle
         } else {
@@ -154,7 +155,10 @@ public final class SoxrResampler: Resampler {
 }
 
 /// A resampler could not be created for the formats asked.
-public struct ResamplerError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+public typealias ResamplerError = RAudioError<ResamplerErrorCode>
+
+/// The category of a `ResamplerError`: there is one.
+public enum ResamplerErrorCode: String, RAudioErrorCode {
+    /// soxr could not make a resampler (`soxr_create` failed).
+    case failed = "resampler-failed"
 }

@@ -88,9 +88,20 @@ public struct VoicePreset: Sendable, Hashable {
 }
 
 /// A preset file that could not be used: a warning naming the file; the other presets still load.
-public struct VoicePresetError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var message: String
+public typealias VoicePresetError = RAudioError<VoicePresetErrorCode>
 
-    public var description: String { "\(file): \(message)" }
+/// The category of a `VoicePresetError`: there is one.
+public enum VoicePresetErrorCode: String, RAudioErrorCode {
+    /// The preset file is unreadable, not JSON, or not a valid preset.
+    case invalid = "voice-preset-invalid"
+}
+
+extension VoicePresetError {
+    /// The error of the preset `file`.
+    init(file: String, message: String, sourceFile: String = #fileID, function: String = #function, line: Int = #line) {
+        self.init(.invalid, subject: file, message: message, file: sourceFile, function: function, line: line)
+    }
+
+    /// The preset file.
+    public var file: String { subject ?? "" }
 }
