@@ -63,7 +63,7 @@ struct InfoCommand: ParsableCommand {
         do {
             data = try publication.container.resource(at: link.href).read(range: nil)
         } catch {
-            throw CommandFailure.badData("\(path): its cover \(link.href) cannot be read: \(error.message)")
+            throw CommandFailure(.badData, code: "bad-data", message: "\(path): its cover \(link.href) cannot be read: \(error.message)", cause: error)
         }
         do {
             try data.write(to: URL(fileURLWithPath: file))

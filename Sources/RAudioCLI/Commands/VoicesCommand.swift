@@ -36,7 +36,7 @@ struct VoicesCommand: ParsableCommand {
         do {
             engine = try ESpeakEngine(presets: loaded.presets)
         } catch {
-            throw CommandFailure(ExitStatus(speechEngineError: error), code: error.code.rawValue, message: error.message)
+            throw CommandFailure(error, message: error.message)
         }
         let catalog = PiperVoiceCatalog(voicePaths: voicePaths.map { URL(fileURLWithPath: $0) })
         for problem in catalog.problems { StandardStreams.printError("warning: \(problem.message)") }

@@ -44,7 +44,7 @@ enum SpeechEngineSetup {
                 espeak = try ESpeakEngine(presets: presets)
             }
         } catch {
-            throw CommandFailure(ExitStatus(speechEngineError: error), code: error.code.rawValue, message: error.message)
+            throw CommandFailure(error, message: error.message)
         }
         let wantsPiperVoice = voice?.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix) == true
         guard wantsPiperVoice || options.engine == .piper else { return espeak }
@@ -54,7 +54,7 @@ enum SpeechEngineSetup {
         if wantsPiperVoice, let voice {
             guard let found = catalog.voice(named: voice) else {
                 if let problem = catalog.problems.first(where: { $0.message.contains("/\(voice.dropFirst(PiperVoiceFile.identifierPrefix.count)).onnx") }) {
-                    throw CommandFailure(.badData, code: problem.code.rawValue, message: "--voice \(voice): \(problem.message)")
+                    throw CommandFailure(problem, message: "--voice \(voice): \(problem.message)")
                 }
                 let known = catalog.voices.map(\.identifier)
                 throw CommandFailure(.usage, code: "unknown-voice", message: "--voice \(voice): no such Piper voice (see raudio voices)"
@@ -73,8 +73,7 @@ enum SpeechEngineSetup {
             file = found
         }
         guard let runtime else {
-            throw CommandFailure(.serviceUnavailable, code: PiperError.Code.workerUnavailable.rawValue,
-                                 message: "\(file.identifier): Piper is not installed: \(PiperRuntime.installHint)")
+            throw CommandFailure(PiperError(.workerUnavailable, message: "\(file.identifier): Piper is not installed: \(PiperRuntime.installHint)"))
         }
         do {
             let piper: PiperEngine
@@ -85,12 +84,7 @@ enum SpeechEngineSetup {
             }
             return SpeechEngineRouter(neural: piper, fallback: espeak)
         } catch {
-            let status: ExitStatus = switch error.code {
-            case .unknownVoice: .usage
-            case .badVoice, .workerFailed: .badData
-            case .workerUnavailable: .serviceUnavailable
-            }
-            throw CommandFailure(status, code: error.code.rawValue, message: error.message)
+            throw CommandFailure(error, message: error.message)
         }
     }
 }

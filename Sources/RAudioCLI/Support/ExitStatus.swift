@@ -32,17 +32,26 @@ extension ExitStatus {
 }
 
 /// An error that ends a command: a message for stderr (and an `error` event) and its exit status.
+///
+/// A module's error becomes one with `CommandFailure(error)`: its status from `ExitStatus(for:)`, its code
+/// word and its description, and the error kept as the cause.
 public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     public var status: ExitStatus
     /// A stable word for the `error` event (`publication-not-found`, `lcp-protected`, ...).
     public var code: String
     /// What went wrong, naming the file or href.
     public var message: String
+    /// The error this failure reports, when it comes from one.
+    public var cause: (any Error)?
 
-    public init(_ status: ExitStatus, code: String, message: String) {
-        self.status = status
-        self.code = code
-        self.message = message
+    public init(_ status: ExitStatus, code: String, message: String, cause: (any Error)? = nil) {
+        (self.status, self.code, self.message, self.cause) = (status, code, message, cause)
+    }
+
+    /// The failure that reports `error`: the status `ExitStatus(for:)` gives it, its code word (or `code`),
+    /// its description (or `message`).
+    public init(_ error: some ReportableError, code: String? = nil, message: String? = nil) {
+        self.init(ExitStatus(for: error), code: code ?? error.codeName, message: message ?? error.description, cause: error)
     }
 
     public var description: String { message }
@@ -51,15 +60,9 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     static func badData(_ message: String) -> CommandFailure { CommandFailure(.badData, code: "bad-data", message: message) }
     static func notFound(_ message: String) -> CommandFailure { CommandFailure(.inputNotFound, code: "not-found", message: message) }
 
-    /// The failure for a publication that could not be opened.
+    /// The failure for a publication that could not be opened: its code word prefixed `publication-`.
     public init(_ error: OpeningError) {
-        let status: ExitStatus = switch error.code {
-        case .notFound: .inputNotFound
-        case .badData, .unsupported, .forbidden: .badData
-        case .io: .badData
-        case .unavailable: .serviceUnavailable
-        }
-        self.init(status, code: "publication-\(error.code.rawValue)", message: error.description)
+        self.init(error, code: "publication-\(error.code.rawValue)")
     }
 
     /// The failure for a publication protected by a DRM raudio cannot decrypt.
