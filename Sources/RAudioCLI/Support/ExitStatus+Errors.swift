@@ -5,7 +5,8 @@ import ReadiumShared
 import ReadiumStreamer
 
 extension ExitStatus {
-    /// The exit status of an error that ends a command: the one table from errors to `sysexits.h` codes.
+    /// The exit status of an error that ends a command: with `init(fatalIssueCode:)` below, the one table
+    /// from errors to `sysexits.h` codes.
     ///
     /// A publication that cannot be opened is 66 when missing, 69 when its server cannot be reached, else 65;
     /// a speech engine whose library cannot be loaded 69, one that fails to start 70; a Piper voice that is
@@ -42,6 +43,20 @@ extension ExitStatus {
             self = .badData
         default:
             self = .internalError
+        }
+    }
+
+    /// The exit status for a fatal problem reported by a navigator, from its code: the same statuses as
+    /// the errors behind those codes above.
+    init(fatalIssueCode code: NavigatorIssue.Code) {
+        switch code {
+        case .audioServerUnavailable, .audioServerLost, .outputLost: self = .audioServerUnavailable
+        // A remote book whose server cannot be reached, or keeps refusing, up to its end.
+        case .trackUnreachable, .trackUnavailable: self = .serviceUnavailable
+        case .outputNotCreated: self = .cannotCreateOutput
+        case .outputWriteFailed: self = .outputIOError
+        case .internalError: self = .internalError
+        default: self = .badData
         }
     }
 }
