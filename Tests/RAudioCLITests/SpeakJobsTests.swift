@@ -112,7 +112,18 @@ struct SpeakJobsTests {
         #expect(workers.count == 2, "\(workers)")
         let victim = try #require(workers.first)
         kill(victim, SIGKILL)
-        #expect(running.finish(timeout: 120), "raudio did not finish")
+        // The warning, then speech going on after it; then quit, as a listener would (rendering the rest
+        // of the hour checked nothing more, and took minutes of a loaded machine).
+        func spokeOn() -> Bool {
+            let lines = running.outputLines
+            guard let warned = lines.firstIndex(where: { $0.contains("eSpeak NG worker") }) else { return false }
+            return lines[warned...].contains { $0.contains("\"type\":\"utterance\"") }
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while !spokeOn(), running.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(spokeOn(), "no utterance after the worker's warning: \(running.standardError)")
+        running.send("quit\n")
+        #expect(running.finish(timeout: 60), "raudio did not finish")
         #expect(running.process.terminationStatus == 0, "\(running.standardError)")
         let events = try running.outputLines.map(PlayCommandTests.object)
         let warnings = events.filter { $0["type"] == "warning" }

@@ -13,6 +13,10 @@ import ReadiumStreamer
 public struct LocatorQuoteChecker {
     private let publication: Publication
     private var documents: [String: XMLDocument] = [:]
+    /// What each selector selects in each resource (`href selector`): how many elements, and the one
+    /// element's text content as UTF-8. Resolved once: the documents do not change, and a reading's
+    /// words share their utterance's selector (a full walk of a long chapter for each word, otherwise).
+    private var selections: [String: (count: Int, text: [UInt8])] = [:]
     /// The last highlight found in each element (UTF-8 offsets in its text content).
     private var lastRanges: [String: Range<Int>] = [:]
     public private(set) var checked = 0
@@ -40,23 +44,29 @@ public struct LocatorQuoteChecker {
             // A resource shown whole (an image in the reading order) has neither selector nor quote.
             return locator.text.highlight == nil ? nil : "\(href): a text quote without a cssSelector"
         }
-        let document: XMLDocument
-        do {
-            document = try self.document(href)
-        } catch {
-            return "\(href): the resource does not parse: \(error)"
+        let key = href + " " + selector
+        let selection: (count: Int, text: [UInt8])
+        if let known = selections[key] {
+            selection = known
+        } else {
+            let document: XMLDocument
+            do {
+                document = try self.document(href)
+            } catch {
+                return "\(href): the resource does not parse: \(error)"
+            }
+            let elements = CSSSelectorResolver.matches(selector, in: document)
+            selection = (elements.count, elements.count == 1 ? Array(elements[0].textContent.utf8) : [])
+            selections[key] = selection
         }
-        let elements = CSSSelectorResolver.matches(selector, in: document)
-        guard elements.count == 1 else { return "\(href) \(selector): selects \(elements.count) elements" }
+        guard selection.count == 1 else { return "\(href) \(selector): selects \(selection.count) elements" }
         guard let highlight = locator.text.highlight else { return nil }
         quoted += 1
-        let page = elements[0].textContent
         let whole = (locator.text.before ?? "") + highlight + (locator.text.after ?? "")
-        guard let found = Self.firstOffset(of: Array(whole.utf8), in: Array(page.utf8)) else {
+        guard let found = Self.firstOffset(of: Array(whole.utf8), in: selection.text) else {
             return "\(href) \(selector): \(Self.show(whole)) is not in the element's text"
         }
         let start = found + (locator.text.before ?? "").utf8.count
-        let key = href + " " + selector
         let range = start..<(start + highlight.utf8.count)
         // Several words of a formula's alternative text all highlight the formula: the same range again.
         if let last = lastRanges[key], range != last, start < last.upperBound {

@@ -166,7 +166,7 @@ import Testing
         case "TERM", "HUP":
             #expect(terminal.waitForScreen(timeout: 15) { $0.contains("▶ Playing") } != nil)
             // Signal the raudio process (the shell's child), not the shell.
-            let pid = try #require(Self.raudioPID())
+            let pid = try #require(Self.raudioPID(in: terminal))
             kill(pid, way == "TERM" ? SIGTERM : SIGHUP)
         case "ctrl-c":
             #expect(terminal.waitForScreen(timeout: 15) { $0.contains("▶ Playing") } != nil)
@@ -224,9 +224,12 @@ import Testing
         #expect(events.contains(#""type":"opened""#) && !events.contains("rendering"), "stdout keeps the events only")
     }
 
-    /// The pid of the raudio started in the terminal (the newest process of that executable).
-    static func raudioPID() -> pid_t? {
-        let result = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-n", "-f", "\(raudio) play"])
+    /// The pid of the raudio started in `terminal`: the child of its pane's shell (not the newest raudio on
+    /// the machine, which may be another test process's).
+    static func raudioPID(in terminal: TmuxSession) -> pid_t? {
+        let shell = terminal.paneFormat("#{pane_pid}")
+        guard !shell.isEmpty else { return nil }
+        let result = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-n", "-P", shell, "-f", "\(raudio) play"])
         return result.flatMap { pid_t($0.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 

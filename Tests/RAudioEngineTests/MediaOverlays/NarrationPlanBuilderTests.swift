@@ -14,6 +14,12 @@ import Testing
 struct NarrationPlanBuilderTests {
     static let mobyDick = "epub/idpf-epub3-samples/moby-dick-mo.AUDIO-MISSING.epub"
 
+    /// The plan of moby-dick built whole, the reference each test compares with: built once for the suite
+    /// (seconds of a debug build's time), from a publication of its own that no builder or navigator touches.
+    static let mobyDickWholePlan: Result<NarrationPlan, any Error> = Result {
+        NarrationPlan(publication: try EPUBParser().parse(container: ZIPContainer(url: Corpus.file(mobyDick))))
+    }
+
     func open(_ book: String) throws -> Publication {
         try EPUBParser().parse(container: ZIPContainer(url: Corpus.file(book)))
     }
@@ -28,7 +34,7 @@ struct NarrationPlanBuilderTests {
     }
 
     @Test func aBookWithManyTextToSpeechDocumentsIsPlannedInPartAtOnceAndEndsEqualToTheWholePlan() async throws {
-        let whole = NarrationPlan(publication: try open(Self.mobyDick))
+        let whole = try Self.mobyDickWholePlan.get()
         let publication = try open(Self.mobyDick)
         let warnings = Locked<[String]>([])
         let builder = NarrationPlanBuilder(publication: publication, options: .init(), onWarning: { issue in
@@ -49,8 +55,7 @@ struct NarrationPlanBuilderTests {
     }
 
     @Test func waitingForAnItemNotPlannedYetReturnsOnceItsDocumentIsPlanned() throws {
-        let publication = try open(Self.mobyDick)
-        let whole = NarrationPlan(publication: publication)
+        let whole = try Self.mobyDickWholePlan.get()
         let builder = NarrationPlanBuilder(publication: try open(Self.mobyDick), options: .init(), onWarning: { _ in })
         let last = whole.items.count - 1
         let plan = builder.waitForItem(last)
@@ -62,7 +67,7 @@ struct NarrationPlanBuilderTests {
     }
 
     @Test func aPartialPlansTimelinePlacesTimesBeforeItsEndAsTheWholePlanDoes() throws {
-        let whole = NarrationPlan(publication: try open(Self.mobyDick))
+        let whole = try Self.mobyDickWholePlan.get()
         let firstPar = try #require(whole.items.firstIndex { $0.clip != nil })
         let builder = NarrationPlanBuilder(publication: try open(Self.mobyDick), options: .init(), onWarning: { _ in })
         #expect(!builder.plan.timeline.hasRecordedTime, "the first documents planned have no overlay")
@@ -89,7 +94,7 @@ struct NarrationPlanBuilderTests {
 
     @Test func goingToADocumentNotPlannedYetWaitsForItAndLandsThere() async throws {
         let publication = try open(Self.mobyDick)
-        let whole = NarrationPlan(publication: try open(Self.mobyDick))
+        let whole = try Self.mobyDickWholePlan.get()
         let target = try #require(whole.items.last)
         let navigator = try MediaOverlayNavigator(publication: publication, components: AudioEngineComponents.make(output: .null), engine: nil)
         try await navigator.go(to: Locator(href: NarrationPlan.split(target.locator.href).path, type: "application/xhtml+xml"))
