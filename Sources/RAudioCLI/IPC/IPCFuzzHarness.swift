@@ -56,25 +56,10 @@ enum IPCFuzzHarness {
         _ = commands
         let admission = IPCAdmission(token: "fuzz-token")
         admission.port = 9
-        let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: 1 << 20,
-            shouldUpgrade: { channel, head in
-                let accepted = admission.refusal(of: head) == nil && IPCWebSocketKey.isValid(head.headers["Sec-WebSocket-Key"])
-                return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
-            },
-            upgradePipelineHandler: { channel, _ in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IPCWebSocketHandler(registry: registry, commands: continuation))
-                }
-            })
         do {
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                    context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
-                }))
-            try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: nil, limits: IPCLimits()),
-                                                           name: IPCHTTPHandler.name)
+            try IPCServer.configureWebSocketPipeline(of: channel, registry: registry, commands: continuation, admission: admission,
+                                                     site: nil, limits: IPCLimits())
         } catch {
             return Outcome(isOpen: false)
         }

@@ -131,6 +131,31 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             }
     }
 
+    /// The handlers of a WebSocket/HTTP connection: HTTP with the upgrade to `IPCWebSocketHandler` for a
+    /// request `admission` lets through with a valid key, else `IPCHTTPHandler` (the page, refusals). Called on
+    /// the channel's event loop; the fuzz harness builds its connections with it too.
+    static func configureWebSocketPipeline(
+        of channel: any Channel, registry: IPCClientRegistry, commands: AsyncStream<AddressedCommand>.Continuation,
+        admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits
+    ) throws {
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: 1 << 20,
+            shouldUpgrade: { channel, head in
+                let accepted = admission.refusal(of: head) == nil && IPCWebSocketKey.isValid(head.headers["Sec-WebSocket-Key"])
+                return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IPCWebSocketHandler(registry: registry, commands: commands))
+                }
+            })
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
+            }))
+        try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site, limits: limits), name: IPCHTTPHandler.name)
+    }
+
     private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
                                            commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission,
                                            site: ReadAlongSite?, gate: IPCConnectionGate, limits: IPCLimits) -> ServerBootstrap {
@@ -139,23 +164,8 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             .smallReads()
             .childChannelInitializer { channel in
                 guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
-                let upgrader = NIOWebSocketServerUpgrader(
-                    maxFrameSize: 1 << 20,
-                    shouldUpgrade: { channel, head in
-                        let accepted = admission.refusal(of: head) == nil && IPCWebSocketKey.isValid(head.headers["Sec-WebSocket-Key"])
-                        return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
-                    },
-                    upgradePipelineHandler: { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(IPCWebSocketHandler(registry: registry, commands: commands))
-                        }
-                    })
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                            context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
-                        }))
-                    try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site, limits: limits), name: IPCHTTPHandler.name)
+                    try configureWebSocketPipeline(of: channel, registry: registry, commands: commands, admission: admission, site: site, limits: limits)
                 }
             }
     }
