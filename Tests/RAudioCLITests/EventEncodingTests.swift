@@ -21,6 +21,10 @@ import Testing
     }
 
     static var everyEvent: [(String, JSONValue)] {
+        everyTypedEvent.map { ($0.0, $0.1.json) }
+    }
+
+    static var everyTypedEvent: [(String, PlayerEvent)] {
         let chapter = ChapterMap.Entry(title: awkward, href: "a.xhtml", depth: 1, readingOrderIndex: 0, start: 12.75, locator: locator)
         let bookmark = Bookmark(id: 7, locator: locator.json.serialized(), note: awkward, created: 1_700_000_000.5)
         let link = Link(href: "audio/01 \"intro\".mp3", title: awkward)
@@ -32,14 +36,14 @@ import Testing
             ("utterance", PlayerEvent.utterance(text: awkward, language: "en-US", voice: "en-us", locator: locator)),
             ("narration", PlayerEvent.narration(text: awkward, language: nil, locator: locator)),
             ("range", PlayerEvent.range(locator)),
-            ("sleep", PlayerEvent.sleep("running", remaining: 59.999, untilChapterEnd: true, locator: locator)),
+            ("sleep", PlayerEvent.sleep(SleepEvent(state: .running, remaining: 59.999, untilChapterEnd: true, locator: locator))),
             ("chapter", PlayerEvent.chapter(chapter, index: 0, locator: locator)),
             ("toc", PlayerEvent.toc([chapter, chapter], current: 1)),
             ("bookmark", PlayerEvent.bookmark(bookmark)),
             ("bookmarks", PlayerEvent.bookmarks([bookmark, bookmark])),
-            ("warning", PlayerEvent.issue("warning", code: "chapter-skipped", message: awkward, fatal: false, href: "a.xhtml", locator: locator, id: .number(3))),
-            ("error", PlayerEvent.issue("error", code: "command-bad-value", message: awkward, fatal: true, id: .string(awkward))),
-            ("listening", PlayerEvent.listening(.webSocket(host: "127.0.0.1", port: 4321), page: "http://127.0.0.1:4321/")),
+            ("warning", PlayerEvent.issue(.warning, code: "chapter-skipped", message: awkward, fatal: false, href: "a.xhtml", locator: locator, id: .number(3))),
+            ("error", PlayerEvent.issue(.error, code: "command-bad-value", message: awkward, fatal: true, id: .string(awkward))),
+            ("listening", PlayerEvent.listening(address: IPCAddress.webSocket(host: "127.0.0.1", port: 4321).description, page: "http://127.0.0.1:4321/")),
             ("ack", PlayerEvent.ack(.speed(1.5), id: .number(2.5))),
         ]
     }

@@ -39,7 +39,7 @@ import Testing
     }
 
     /// An event of `kind` as the session makes it.
-    private static func example(_ kind: PlayerEvent.Kind) throws -> JSONValue {
+    private static func example(_ kind: PlayerEvent.Kind) throws -> PlayerEvent {
         let audio = Locator(href: "01.mp3", type: "audio/mpeg", title: "Chapter 1", locations: .init(fragments: ["t=12.5"], progression: 0.5, totalProgression: 0.1))
         let text = Locator(href: "ch1.xhtml", type: "application/xhtml+xml", locations: .init(progression: 0.2),
                            text: .init(before: "It was a ", highlight: "dark", after: " night."))
@@ -51,14 +51,14 @@ import Testing
         case .state: return PlayerEvent.state(.paused, locator: audio)
         case .position: return PlayerEvent.position(audio)
         case .track: return PlayerEvent.track(index: 0, link: Link(href: "01.mp3", type: "audio/mpeg", title: "Chapter 1"), locator: audio)
-        case .warning: return PlayerEvent.issue("warning", code: "track-corrupt", message: "01.mp3: has no audio data", fatal: false, href: "01.mp3", locator: audio)
-        case .error: return PlayerEvent.issue("error", code: "track-unreachable", message: "01.mp3: cannot connect", fatal: true, href: "01.mp3", locator: audio)
+        case .warning: return PlayerEvent.issue(.warning, code: "track-corrupt", message: "01.mp3: has no audio data", fatal: false, href: "01.mp3", locator: audio)
+        case .error: return PlayerEvent.issue(.error, code: "track-unreachable", message: "01.mp3: cannot connect", fatal: true, href: "01.mp3", locator: audio)
         case .ack: return PlayerEvent.ack(.chapter(.next), id: .number(7))
         case .utterance: return PlayerEvent.utterance(text: "It was a dark night.", language: "en", voice: "en-us", locator: text)
         case .range: return PlayerEvent.range(text)
         case .bookmark: return PlayerEvent.bookmark(bookmark)
         case .bookmarks: return PlayerEvent.bookmarks([bookmark])
-        case .sleep: return PlayerEvent.sleep("set", remaining: 1800)
+        case .sleep: return PlayerEvent.sleep(SleepEvent(state: .set, remaining: 1800))
         case .chapter: return PlayerEvent.chapter(chapters.entries[1], index: 1, locator: text)
         case .toc: return PlayerEvent.toc(chapters.entries, current: 1)
         case .settings: return PlayerEvent.settings(PlayerSettings(speed: 1.5, volume: 0.8, pitch: 1, voice: "en-us"))
@@ -67,13 +67,13 @@ import Testing
             hello.apply(PlayerEvent.opened(publication, duration: nil))
             hello.apply(PlayerEvent.state(.playing, locator: text))
             return hello.event
-        case .listening: return PlayerEvent.listening(try #require(IPCAddress(argument: "ws://127.0.0.1:43125")), page: "http://127.0.0.1:43125/")
+        case .listening: return PlayerEvent.listening(address: try #require(IPCAddress(argument: "ws://127.0.0.1:43125")).description, page: "http://127.0.0.1:43125/")
         }
     }
 
     @Test(.enabled(if: EventSchemaValidator.isAvailable || Corpus.isCI, EventSchemaValidator.skipMessage))
     func anEventOfEveryKindMadeByTheBuildersMatchesTheSchema() throws {
-        let events = try PlayerEvent.Kind.allCases.map { try Self.example($0) }
+        let events = try PlayerEvent.Kind.allCases.map { try Self.example($0).json }
         for (kind, event) in zip(PlayerEvent.Kind.allCases, events) {
             #expect(event.objectValue?["type"]?.stringValue == kind.rawValue)
         }

@@ -48,7 +48,7 @@ struct BookmarksCommand: ParsableCommand {
             if human {
                 try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(publication.title)." : Self.table(bookmarks, chapters: ChapterMap(publication: publication)))
             } else {
-                for bookmark in bookmarks { try? StandardStreams.printLine(JSONValue.object(PlayerEvent.bookmarkFields(bookmark)).serialized()) }
+                for bookmark in bookmarks { try? StandardStreams.printLine(JSONValue.object(bookmark.json).serialized()) }
             }
         } catch let failure as CommandFailure {
             throw failure

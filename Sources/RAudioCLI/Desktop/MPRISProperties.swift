@@ -48,7 +48,7 @@ enum MPRISProperties {
     /// `Playing` also through a `loading` that follows playing (a track change, buffering).
     static func playbackStatus(_ status: PlayerStatus) -> String {
         if status.isPlaying { return "Playing" }
-        return status.state == "paused" ? "Paused" : "Stopped"
+        return status.state == .paused ? "Paused" : "Stopped"
     }
 
     /// Audio with a known length can seek; speech has no timeline.

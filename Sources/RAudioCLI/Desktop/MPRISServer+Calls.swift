@@ -22,7 +22,7 @@ extension MPRISServer {
         case MPRISProperties.rootInterface:
             switch member {
             case "Raise": return .empty
-            case "Quit": return send("quit")
+            case "Quit": return send(.quit)
             default: return Self.unknownMethod(interface, member)
             }
         case MPRISProperties.playerInterface:
@@ -36,10 +36,10 @@ extension MPRISServer {
         let now = Date().timeIntervalSince1970
         let current = state.withLock { $0 }
         switch member {
-        case "Play": return send("play")
-        case "Pause": return send("pause")
-        case "PlayPause": return send("toggle")
-        case "Stop": return send("stop")
+        case "Play": return send(.play)
+        case "Pause": return send(.pause)
+        case "PlayPause": return send(.toggle)
+        case "Stop": return send(.stop)
         case "Next": return send(MPRISCommands.next(current.status))
         case "Previous": return send(MPRISCommands.previous(current.status))
         case "Seek":
@@ -108,7 +108,7 @@ extension MPRISServer {
     }
 
     /// Queues `command` for the session (nil: the call is accepted and ignored, as the spec asks).
-    private func send(_ command: String?) -> DBusReply {
+    private func send(_ command: PlayerCommand?) -> DBusReply {
         if let command { commandContinuation.yield(command) }
         return .empty
     }

@@ -7,23 +7,23 @@ import ReadiumShared
 /// `org.mpris.MediaPlayer2.raudio.instance<PID>`, so media keys, shell widgets and `playerctl` reach it.
 ///
 /// Follows the session's events like any front end (`receive(_:)`, on the session loop's task: it
-/// folds the event into a `Locked` state and queues a publish) and sends commands in the words stdin
-/// takes (`commands`). The bus belongs to the "raudio.mpris" thread (`DBusServiceThread`): it connects
+/// folds the event into a `Locked` state and queues a publish) and sends typed commands
+/// (`commands`). The bus belongs to the "raudio.mpris" thread (`DBusServiceThread`): it connects
 /// there, so playback never waits for D-Bus; method calls are answered there (`MPRISServer+Calls`) and
 /// `PropertiesChanged` and `Seeked` are sent from there. Without a session bus it does nothing.
 final class MPRISServer: EventObserver, Sendable {
     static let objectPath = "/org/mpris/MediaPlayer2"
 
     /// Commands from the desktop, in the words stdin takes.
-    let commands: AsyncStream<String>
-    let commandContinuation: AsyncStream<String>.Continuation
+    let commands: AsyncStream<PlayerCommand>
+    let commandContinuation: AsyncStream<PlayerCommand>.Continuation
     let state: Locked<MPRISState>
     let busName: String
     private let cover: MPRISCover?
     private let thread: DBusServiceThread
 
     init(status: PlayerStatus, cover: MPRISCover?, busName: String = "org.mpris.MediaPlayer2.raudio.instance\(getpid())") {
-        (commands, commandContinuation) = AsyncStream.makeStream(of: String.self)
+        (commands, commandContinuation) = AsyncStream.makeStream(of: PlayerCommand.self)
         state = Locked(MPRISState(status: status))
         self.busName = busName
         self.cover = cover
@@ -43,7 +43,7 @@ final class MPRISServer: EventObserver, Sendable {
         thread.start()
     }
 
-    func receive(_ event: JSONValue) {
+    func receive(_ event: PlayerEvent) {
         let now = Date().timeIntervalSince1970
         let schedule = state.withLock { state in
             state.apply(event, now: now)

@@ -33,7 +33,7 @@ struct MPRISState: Sendable {
     var track: MPRISTrack { MPRISTrack(status: status) }
 
     /// Folds one event in (see `PlayerStatus.apply`) and notes jumps for `Seeked`.
-    mutating func apply(_ event: JSONValue, now: Double) {
+    mutating func apply(_ event: PlayerEvent, now: Double) {
         let before = status
         status.apply(event, now: now)
         if status.jumps != jumpsSeen {
@@ -46,12 +46,12 @@ struct MPRISState: Sendable {
             if let clock { self.clock = (position(seconds: clock, now: now), now, status.isPlaying) }
             return
         }
-        let type = event.objectValue?["type"]?.stringValue
+        let kind = event.kind
         // A `loading` state right after a jump still carries the position before it.
-        if isSeekPending, type != "ack", status.state != "loading" || type != "state" {
+        if isSeekPending, kind != .ack, status.state != .loading || kind != .state {
             isSeekPending = false
             seekedTo = microseconds(track.relative(elapsed))
-        } else if type == "position", let clock, clock.isPlaying {
+        } else if kind == .position, let clock, clock.isPlaying {
             // A jump nobody asked for through a command (a resume after the audio server came back).
             let expected = clock.elapsed + max(0, now - clock.at) * status.speed
             let moved = elapsed - clock.elapsed

@@ -38,7 +38,7 @@ final class IPCClientRegistry: @unchecked Sendable {
         let client = IPCClient(id: id, channel: channel, framing: framing)
         clients[id] = client
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
-        _ = client.send(IPCMessage(hello.event.serialized(), allocator: channel.allocator))
+        _ = client.send(IPCMessage(hello.event.json.serialized(), allocator: channel.allocator))
         return id
     }
 
@@ -63,7 +63,7 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     /// An event for everyone (and for the next `hello`).
-    func broadcast(_ event: JSONValue, json: [UInt8]) {
+    func broadcast(_ event: PlayerEvent, json: [UInt8]) {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
         guard !clients.isEmpty else { return }

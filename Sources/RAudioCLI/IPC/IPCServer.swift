@@ -81,20 +81,16 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     }
 
     /// Called on the session loop's task: hands the event to the event loop and returns.
-    func receive(_ event: JSONValue) {
-        receive(event, json: event.compactUTF8)
-    }
-
     /// Called on the session loop's task with the bytes stdout gets too: no second serialization.
-    func receive(_ event: JSONValue, json: [UInt8]) {
+    func receive(_ event: PlayerEvent, json: [UInt8]) {
         let registry = registry
         registry.eventLoop.execute { registry.broadcast(event, json: json) }
     }
 
     /// Called on the session loop's task: hands the answer to the event loop and returns.
-    func answer(_ event: JSONValue, to origin: CommandOrigin) {
+    func answer(_ event: PlayerEvent, to origin: CommandOrigin) {
         guard case .ipcClient(let id) = origin else { return }
-        let text = event.serialized()
+        let text = event.json.serialized()
         let registry = registry
         registry.eventLoop.execute { registry.send(text, to: id) }
     }

@@ -68,9 +68,9 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
                 }
                 commands.yield(AddressedCommand(line: line, origin: .ipcClient(id), handled: registry.commandArrived(from: id)))
             } else {
-                let refusal = PlayerEvent.issue("error", code: "command-malformed",
-                                                message: "a binary frame is not a command: send each command as a text frame", fatal: false)
-                registry.send(refusal.serialized(), to: id)
+                let refusal = PlayerEvent.issue(.error, code: "command-malformed",
+                                                message: "a binary frame is not a command: send each command as a text frame")
+                registry.send(refusal.json.serialized(), to: id)
             }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)

@@ -22,5 +22,5 @@ struct AddressedCommand: Sendable {
 /// An observer that can take answers meant for one of its clients (the IPC server).
 protocol AnswerRecipient: EventObserver {
     /// `event` (an `ack` or `error`) for the client `origin` only. Called on the session loop's task; returns quickly.
-    func answer(_ event: JSONValue, to origin: CommandOrigin)
+    func answer(_ event: PlayerEvent, to origin: CommandOrigin)
 }

@@ -3,11 +3,10 @@ import ReadiumNavigator
 import ReadiumShared
 
 extension EventWriter {
-    /// Prints a navigator's `warning` or `error`: its typed code becomes the event's `code` here, where
-    /// it leaves the process.
+    /// A navigator's `warning` or `error`: its typed code becomes the event's `code` here.
     func report(
-        _ type: String, code: NavigatorIssue.Code, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil
-    ) throws(StandardStreams.ReaderGone) {
-        try report(type, code: code.rawValue, message: message, fatal: fatal, href: href, locator: locator)
+        _ severity: PlayerIssue.Severity, code: NavigatorIssue.Code, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil
+    ) throws(ReaderGone) {
+        try report(severity, code: code.rawValue, message: message, fatal: fatal, href: href, locator: locator)
     }
 }

@@ -5,8 +5,8 @@ extension EventWriter {
     /// A `warning` or `error` event for any module's error, in its shared shape: its code word, its
     /// subject as `href`, its message (with the subject in front where `description` puts it).
     func report(
-        _ type: String, _ error: some ReportableError, fatal: Bool, locator: Locator? = nil, id: CommandID? = nil
-    ) throws(StandardStreams.ReaderGone) {
-        try report(type, code: error.codeName, message: error.description, fatal: fatal, href: error.subject, locator: locator, id: id)
+        _ severity: PlayerIssue.Severity, _ error: some ReportableError, fatal: Bool, locator: Locator? = nil, id: CommandID? = nil
+    ) throws(ReaderGone) {
+        try report(severity, code: error.codeName, message: error.description, fatal: fatal, href: error.subject, locator: locator, id: id)
     }
 }

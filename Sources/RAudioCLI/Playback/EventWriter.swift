@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumShared
 
-/// Something that follows a session's events besides stdout: the terminal display, MPRIS.
+/// Something that follows a session's events: the stdout writer, the terminal display, MPRIS, the IPC server,
+/// an app's own view.
 ///
 /// `receive` is called on the session loop's task, in event order; it must return quickly (hand the
-/// event to a thread of its own when it has work to do).
+/// event to a thread of its own when it has work to do). It throws `ReaderGone` when whoever it
+/// writes for went away for good (stdout closed): the session then ends quietly.
 protocol EventObserver: AnyObject, Sendable {
-    func receive(_ event: JSONValue)
+    func receive(_ event: PlayerEvent) throws(ReaderGone)
     /// The session is over (called once, before the process exits).
     func finish()
 }
@@ -15,57 +17,53 @@ extension EventObserver {
     func finish() {}
 }
 
-/// An observer that sends events on as JSON text (the IPC server): it gets the bytes `EventWriter`
-/// encoded once for every reader, instead of serializing each event a second time.
+/// An observer that sends events on as JSON text (the stdout writer, the IPC server): it gets the bytes
+/// encoded once for every such reader, instead of serializing each event again.
 protocol EncodedEventObserver: EventObserver {
     /// Called instead of `receive(_:)`, on the session loop's task, in event order. `json` is the
-    /// event's compact JSON text (UTF-8, no newline), the very bytes stdout gets.
-    func receive(_ event: JSONValue, json: [UInt8])
+    /// event's compact JSON text (UTF-8, no newline), `event.json` serialized.
+    func receive(_ event: PlayerEvent, json: [UInt8]) throws(ReaderGone)
 }
 
-/// Prints events as JSON lines on stdout, and the human part of problems on stderr; hands each event
-/// to the observers too.
-///
-/// When stdout is closed (the reading app went away), `write` throws `StandardStreams.ReaderGone`
-/// and the session stops quietly with exit 0. With the terminal player (`printsJSONLines` false),
-/// nothing is printed on stdout: the display shows the events.
-struct EventWriter {
-    /// Whether events go to stdout as JSON lines (false when the terminal player draws them).
-    var printsJSONLines = true
+extension EncodedEventObserver {
+    func receive(_ event: PlayerEvent) throws(ReaderGone) {
+        try receive(event, json: event.json.compactUTF8)
+    }
+}
+
+/// Whoever reads the events went away for good (stdout was closed): the session ends with exit 0.
+public struct ReaderGone: Error {
+    public init() {}
+}
+
+/// Hands each event of a session to its observers, in order.
+struct EventWriter: Sendable {
     var observers: [any EventObserver] = []
-    /// The kinds of events stdout gets (`--events`); observers get them all.
-    var selection = EventSelection.all
     /// Whose command is being answered: `ack` and `error` events go there only (see `CommandOrigin`).
     var answersTo: CommandOrigin = .everyone
 
-    func write(_ event: JSONValue) throws(StandardStreams.ReaderGone) {
-        if answersTo != .everyone, case .object(let fields) = event, fields["type"] == .string("ack") || fields["type"] == .string("error") {
+    func write(_ event: PlayerEvent) throws(ReaderGone) {
+        if answersTo != .everyone, event.kind == .ack || event.kind == .error {
             for case let recipient as any AnswerRecipient in observers { recipient.answer(event, to: answersTo) }
             return
         }
-        // Encoded once (byte for byte `serialized()`), for stdout and the IPC clients alike.
         var json: [UInt8]?
         for observer in observers {
             if let encoded = observer as? any EncodedEventObserver {
-                if json == nil { json = event.compactUTF8 }
-                encoded.receive(event, json: json!)
+                if json == nil { json = event.json.compactUTF8 }
+                try encoded.receive(event, json: json!)
             } else {
-                observer.receive(event)
+                try observer.receive(event)
             }
         }
-        guard printsJSONLines else { return }
-        if case .object(let fields) = event, case .string(let kind)? = fields["type"], !selection.includes(kind) { return }
-        var line = json ?? event.compactUTF8
-        line.append(UInt8(ascii: "\n"))
-        try StandardStreams.printLine(bytes: line)
     }
 
-    /// A `warning` or `error` event, also logged on stderr (the terminal player shows it on its own line).
+    /// A `warning` or `error` event.
     func report(
-        _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,
-        id: CommandID? = nil
-    ) throws(StandardStreams.ReaderGone) {
-        if answersTo == .everyone, printsJSONLines || observers.isEmpty { StandardStreams.printError("raudio: \(type): \(message)") }
-        try write(PlayerEvent.issue(type, code: code, message: message, fatal: fatal, href: href, locator: locator, id: id))
+        _ severity: PlayerIssue.Severity, code: String, message: String, fatal: Bool = false, href: String? = nil,
+        locator: Locator? = nil, id: CommandID? = nil
+    ) throws(ReaderGone) {
+        let issue = PlayerIssue(code: code, message: message, fatal: fatal, href: href, locator: locator, id: id)
+        try write(severity == .error ? .error(issue) : .warning(issue))
     }
 }

@@ -11,7 +11,7 @@ struct PlaySession {
     let path: String
     let options: PlaybackOptions
     var narration = NarrationOptions()
-    var writer: EventWriter { EventWriter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all) }
+    var writer: EventWriter { EventWriter(observers: [JSONLinesPrinter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all)]) }
 
     /// Runs until the publication ends (unless `--keep-open`), `quit`, a stop, the end of `--duration`
     /// or of a clip, a signal, or a fatal error. Returns the exit status.
@@ -24,14 +24,14 @@ struct PlaySession {
         }
     }
 
-    private func runReportingEvents() async throws(StandardStreams.ReaderGone) -> ExitStatus {
+    private func runReportingEvents() async throws(ReaderGone) -> ExitStatus {
         routeRemoteWarnings()
         RemoteAccessSetup.setCacheCapacity(options.cacheBytes)
         var publication: Publication
         do {
             publication = try PublicationLoading.open(path: path)
         } catch {
-            try writer.report("error", error, fatal: true)
+            try writer.report(.error, error, fatal: true)
             return error.status
         }
         PublicationLoading.reportWarnings(of: publication)
@@ -42,7 +42,7 @@ struct PlaySession {
         }
         if publication.protection != nil {
             let failure = CommandFailure.protected(publication, path: path)
-            try writer.report("error", code: failure.code, message: failure.message, fatal: true)
+            try writer.report(.error, code: failure.code, message: failure.message, fatal: true)
             return failure.status
         }
         var components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
@@ -87,7 +87,7 @@ struct PlaySession {
 
     /// A narrated EPUB: its media overlays through a `MediaOverlayNavigator`.
     private func playNarration(of publication: Publication, components: AudioComponents, configuration: AudioNavigatorConfiguration,
-                               memory: ListeningMemory?) async throws(StandardStreams.ReaderGone) -> ExitStatus {
+                               memory: ListeningMemory?) async throws(ReaderGone) -> ExitStatus {
         var engine: ESpeakEngine?
         if !narration.noTTS {
             let loaded = VoicePresets.load()
@@ -95,7 +95,7 @@ struct PlaySession {
             do {
                 engine = try ESpeakEngine(presets: loaded.presets)
             } catch {
-                try writer.report("warning", code: error.code.rawValue, message: "text-to-speech is unavailable (\(error.message)); only recorded narration plays", fatal: false)
+                try writer.report(.warning, code: error.code.rawValue, message: "text-to-speech is unavailable (\(error.message)); only recorded narration plays", fatal: false)
             }
         }
         let navigator: MediaOverlayNavigator
@@ -127,12 +127,9 @@ struct PlaySession {
     /// `warning` events on stdout (and a line on stderr), from whichever thread met them; once an
     /// `AudioNavigator` is made they go through its events to every observer instead.
     private func routeRemoteWarnings() {
-        let printsJSONLines = writer.printsJSONLines && writer.selection.includes("warning")
+        let writer = writer
         RemoteAccessSetup.warnings.route { warning in
-            StandardStreams.printError("raudio: warning: \(warning)")
-            guard printsJSONLines else { return }
-            let event = PlayerEvent.issue("warning", code: warning.code, message: warning.description, fatal: false, href: warning.url)
-            try? StandardStreams.printLine(event.serialized())
+            try? writer.report(.warning, code: warning.code, message: warning.description, href: warning.url)
         }
     }
 
@@ -222,12 +219,12 @@ struct PlaySession {
 
     /// Reports a navigator that could not be made as a fatal `error` event; returns the exit status
     /// (`badData` for an `AudioNavigatorError`, else `internalError`).
-    private func reportUnplayable(_ error: any Error) throws(StandardStreams.ReaderGone) -> ExitStatus {
+    private func reportUnplayable(_ error: any Error) throws(ReaderGone) -> ExitStatus {
         if let error = error as? AudioNavigatorError {
-            try writer.report("error", code: error.codeName, message: "\(path): \(error.message)", fatal: true, href: path)
+            try writer.report(.error, code: error.codeName, message: "\(path): \(error.message)", fatal: true, href: path)
             return .badData
         }
-        try writer.report("error", code: "internal-error", message: "\(path): \(error)", fatal: true)
+        try writer.report(.error, code: "internal-error", message: "\(path): \(error)", fatal: true)
         return .internalError
     }
 }

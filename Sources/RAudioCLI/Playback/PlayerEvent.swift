@@ -2,181 +2,167 @@
 import Foundation
 import RAudioState
 import ReadiumNavigator
-import RAudioEngine
 import ReadiumShared
 
-/// The JSON-lines events of streaming commands (docs/events.md, docs/events.schema.json).
+/// What a listening session tells whoever follows it: an app, the terminal, the desktop, IPC clients.
 ///
-/// Each builder returns the event object with `"v": 1` and `"type"` first; `EventWriter` prints it.
-enum PlayerEvent {
-    static let version: JSONValue = 1
+/// Typed values inside the process; they become the JSON lines of docs/events.md
+/// (docs/events.schema.json) only where they leave it, through `json` (PlayerEvent+JSON.swift):
+/// the stdout writer and the IPC server.
+enum PlayerEvent: Sendable {
+    /// The version of the events' JSON (`"v"`): bumped when a field changes meaning.
+    static let version = 1
 
-    /// Every kind of event raudio prints, by its `type`: the one list the builders below, `--events`,
-    /// the IPC `hello` and docs/events.schema.json (checked by EventsSchemaTests) agree on.
+    /// A publication was opened.
+    case opened(OpenedPublication)
+    /// The playback state changed, or `status` was asked. `buffer`: seconds of audio fetched ahead
+    /// (a remote book, `status` only).
+    case state(PlaybackState, locator: Locator?, audioLocator: Locator? = nil, buffer: Double? = nil)
+    /// The position moved (about twice a second while playing).
+    case position(Locator, audioLocator: Locator? = nil)
+    /// An audiobook's track changed.
+    case track(index: Int, link: Link, locator: Locator)
+    /// Text-to-speech starts an utterance with `voice`.
+    case utterance(text: String, language: String, voice: String, locator: Locator)
+    /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
+    case narration(text: String, language: String?, locator: Locator, audioLocator: Locator? = nil)
+    /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
+    case range(Locator)
+    /// Something went wrong and playback goes on.
+    case warning(PlayerIssue)
+    /// A command was refused, or (`fatal`) playback cannot go on.
+    case error(PlayerIssue)
+    /// A command was accepted.
+    case ack(PlayerCommand, id: CommandID?)
+    /// A bookmark was made.
+    case bookmark(Bookmark)
+    /// The book's bookmarks, oldest first.
+    case bookmarks([Bookmark])
+    /// The sleep timer changed or counts down.
+    case sleep(SleepEvent)
+    /// The table-of-contents entry being heard changed (`index` counts from 0 here, from 1 in the JSON).
+    case chapter(ChapterMap.Entry, index: Int, locator: Locator)
+    /// The table of contents in reading order, the entry being heard `current`.
+    case toc([ChapterMap.Entry], current: Int?)
+    /// The listener's settings: once after `opened`, then whenever one changes.
+    case settings(PlayerSettings)
+    /// An IPC client connected: what it needs to catch up.
+    case hello(state: PlaybackState, publication: OpenedPublication?, locator: Locator?)
+    /// Where the IPC server took clients (a port 0 replaced by the one picked); `page`: the read-along
+    /// page served there (`--web`).
+    case listening(address: String, page: String?)
+
+    /// Every kind of event, by its JSON `type`: the one list `--events`, the IPC `hello` and
+    /// docs/events.schema.json (checked by EventTypesSchemaTests) agree on.
     enum Kind: String, CaseIterable, Sendable {
         case opened, state, position, track, warning, error, ack, utterance, range, bookmark, bookmarks, sleep, chapter, toc,
              settings, hello, listening
     }
 
-    static func opened(_ publication: Publication, duration: Double?) -> JSONValue {
-        var summary = JSONObject()
-        summary["title"] = .string(publication.title)
-        summary["language"] = .array(publication.metadata.languages.map(JSONValue.string))
-        let authors = publication.metadata.authors.map(\.name.string)
-        if !authors.isEmpty { summary["authors"] = .array(authors.map(JSONValue.string)) }
-        let narrators = publication.metadata.narrators.map(\.name.string)
-        if !narrators.isEmpty { summary["narrators"] = .array(narrators.map(JSONValue.string)) }
-        summary["readingOrderCount"] = .integer(Int64(publication.readingOrder.count))
-        if let duration { summary["duration"] = .number(of: duration) }
-        summary["toc"] = .array(publication.tableOfContents.map(tocEntry))
-        return event(.opened, ["publication": .object(summary)])
-    }
-
-    static func state(_ state: PlaybackState, locator: Locator?) -> JSONValue {
-        var fields: JSONObject = ["state": .string(state.name)]
-        if let locator { fields["locator"] = locator.json }
-        return event(.state, fields)
-    }
-
-    /// The listener's settings: once after `opened`, then whenever one changes. `pitch` and `voice`
-    /// for text-to-speech only.
-    static func settings(_ settings: PlayerSettings) -> JSONValue {
-        var fields: JSONObject = ["speed": .number(of: settings.speed), "volume": .number(of: settings.volume)]
-        if let pitch = settings.pitch { fields["pitch"] = .number(of: pitch) }
-        if let voice = settings.voice { fields["voice"] = .string(voice) }
-        return event(.settings, fields)
-    }
-
-    static func position(_ locator: Locator) -> JSONValue {
-        event(.position, ["locator": locator.json])
-    }
-
-    static func track(index: Int, link: Link, locator: Locator) -> JSONValue {
-        var fields: JSONObject = ["index": .integer(Int64(index)), "href": .string(link.href)]
-        if let title = link.title { fields["title"] = .string(title) }
-        fields["locator"] = locator.json
-        return event(.track, fields)
-    }
-
-    /// Text-to-speech starts an utterance.
-    /// `engine` is the engine of `voice`: "piper" for a neural Piper voice, "espeak" for eSpeak NG (also
-    /// the per-span fallback of a Piper session, for a language its voice does not speak).
-    static func utterance(text: String, language: String, voice: String, locator: Locator) -> JSONValue {
-        let engine = voice.hasPrefix(PiperVoiceFile.identifierPrefix) ? "piper" : "espeak"
-        return event(.utterance, ["text": .string(text), "language": .string(language), "voice": .string(voice),
-                                   "engine": .string(engine), "locator": locator.json])
-    }
-
-    /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
-    static func narration(text: String, language: String?, locator: Locator) -> JSONValue {
-        var fields: JSONObject = ["text": .string(text), "narration": .bool(true), "locator": locator.json]
-        if let language { fields["language"] = .string(language) }
-        return event(.utterance, fields)
-    }
-
-    /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
-    static func range(_ locator: Locator) -> JSONValue {
-        event(.range, ["locator": locator.json])
-    }
-
-    /// The sleep timer: `set`, `running` (each minute), `fading` (its last seconds), `fired` (paused), `off`.
-    static func sleep(_ state: String, remaining: Double?, untilChapterEnd: Bool = false, locator: Locator? = nil) -> JSONValue {
-        var fields: JSONObject = ["state": .string(state)]
-        if let remaining { fields["remaining"] = .number(of: remaining) }
-        if untilChapterEnd { fields["until"] = "chapter" }
-        if let locator { fields["locator"] = locator.json }
-        return event(.sleep, fields)
-    }
-
-    /// The table-of-contents entry being heard changed (`index` counts from 0 here, from 1 in the event).
-    static func chapter(_ entry: ChapterMap.Entry, index: Int, locator: Locator) -> JSONValue {
-        var fields = tocFields(entry, index: index)
-        fields["locator"] = locator.json
-        return event(.chapter, fields)
-    }
-
-    /// The table of contents in reading order, the entry being heard marked `current`.
-    static func toc(_ entries: [ChapterMap.Entry], current: Int?) -> JSONValue {
-        let listed: [JSONValue] = entries.enumerated().map { index, entry in
-            var fields = tocFields(entry, index: index)
-            fields["current"] = .bool(index == current)
-            return .object(fields)
+    var kind: Kind {
+        switch self {
+        case .opened: .opened
+        case .state: .state
+        case .position: .position
+        case .track: .track
+        case .utterance, .narration: .utterance
+        case .range: .range
+        case .warning: .warning
+        case .error: .error
+        case .ack: .ack
+        case .bookmark: .bookmark
+        case .bookmarks: .bookmarks
+        case .sleep: .sleep
+        case .chapter: .chapter
+        case .toc: .toc
+        case .settings: .settings
+        case .hello: .hello
+        case .listening: .listening
         }
-        return event(.toc, ["entries": .array(listed)])
     }
 
-    private static func tocFields(_ entry: ChapterMap.Entry, index: Int) -> JSONObject {
-        var fields: JSONObject = ["index": .integer(Int64(index + 1)), "title": .string(entry.title), "href": .string(entry.href), "depth": .integer(Int64(entry.depth))]
-        if let start = entry.start { fields["start"] = .number(of: start) }
-        return fields
+    /// Where the event places the listener, if it does (not a `range`'s word, not an issue's).
+    var locator: Locator? {
+        switch self {
+        case .state(_, let locator, _, _), .hello(_, _, let locator): locator
+        case .position(let locator, _), .track(_, _, let locator), .utterance(_, _, _, let locator),
+             .narration(_, _, let locator, _), .chapter(_, _, let locator):
+            locator
+        case .sleep(let sleep): sleep.locator
+        default: nil
+        }
     }
 
-    /// A bookmark was made (`bookmark`), or one of a `bookmarks` list.
-    static func bookmark(_ bookmark: Bookmark) -> JSONValue {
-        event(.bookmark, bookmarkFields(bookmark))
+    /// The `opened` event of `publication`; `duration`: its length in seconds, when known (audio).
+    static func opened(_ publication: Publication, duration: Double?) -> PlayerEvent {
+        .opened(OpenedPublication(publication, duration: duration))
     }
 
-    /// The book's bookmarks, oldest first.
-    static func bookmarks(_ bookmarks: [Bookmark]) -> JSONValue {
-        event(.bookmarks, ["bookmarks": .array(bookmarks.map { .object(bookmarkFields($0)) })])
-    }
-
-    static func bookmarkFields(_ bookmark: Bookmark) -> JSONObject {
-        var fields: JSONObject = ["id": .integer(bookmark.id)]
-        fields["locator"] = (try? JSONParser.parse(bookmark.locator)) ?? .null
-        fields["note"] = bookmark.note.map(JSONValue.string) ?? .null
-        fields["created"] = .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: bookmark.created)))
-        return fields
-    }
-
-    /// A `warning` (non-fatal) or `error` event.
+    /// A `warning` or an `error` event.
     static func issue(
-        _ type: String, code: String, message: String, fatal: Bool, href: String? = nil, locator: Locator? = nil,
-        id: CommandID? = nil
-    ) -> JSONValue {
-        var fields: JSONObject = ["code": .string(code), "message": .string(message)]
-        if let href { fields["href"] = .string(href) }
-        fields["fatal"] = .bool(fatal)
-        if let locator { fields["locator"] = locator.json }
-        if let id { fields["id"] = id.json }
-        return event(type == "warning" ? .warning : .error, fields)
-    }
-
-    /// `listening`: where the IPC server took clients (a port 0 replaced by the one picked).
-    /// `page`: the read-along page served on this address (`--web`), if any.
-    static func listening(_ address: IPCAddress, page: String? = nil) -> JSONValue {
-        var fields: JSONObject = ["address": .string(address.description)]
-        if let page { fields["page"] = .string(page) }
-        return event(.listening, fields)
-    }
-
-    static func ack(_ command: PlayerCommand, id: CommandID?) -> JSONValue {
-        var fields: JSONObject = ["command": .string(command.name)]
-        if let id { fields["id"] = id.json }
-        return event(.ack, fields)
-    }
-
-    private static func event(_ kind: Kind, _ fields: JSONObject) -> JSONValue {
-        var object: JSONObject = ["v": version, "type": .string(kind.rawValue)]
-        for (key, value) in fields { object[key] = value }
-        return .object(object)
-    }
-
-    private static func tocEntry(_ link: Link) -> JSONValue {
-        var entry: JSONObject = ["href": .string(link.href)]
-        if let title = link.title { entry["title"] = .string(title) }
-        if !link.children.isEmpty { entry["children"] = .array(link.children.map(tocEntry)) }
-        return .object(entry)
+        _ severity: PlayerIssue.Severity, code: String, message: String, fatal: Bool = false, href: String? = nil,
+        locator: Locator? = nil, id: CommandID? = nil
+    ) -> PlayerEvent {
+        let issue = PlayerIssue(code: code, message: message, fatal: fatal, href: href, locator: locator, id: id)
+        return severity == .error ? .error(issue) : .warning(issue)
     }
 }
 
-extension CommandID {
-    /// The id as it came: a string, or a number (whole numbers without a fraction).
-    var json: JSONValue {
-        switch self {
-        case .string(let string): .string(string)
-        case .integer(let integer): .integer(integer)
-        case .number(let number): .number(of: number)
-        }
+/// What the `opened` event says of a publication.
+struct OpenedPublication: Sendable, Equatable {
+    var title: String
+    var languages: [String]
+    var authors: [String]
+    var narrators: [String]
+    var readingOrderCount: Int
+    /// Seconds, when known (audio).
+    var duration: Double?
+    /// The table of contents as the publication gives it, nested.
+    var tableOfContents: [Link]
+
+    init(_ publication: Publication, duration: Double?) {
+        title = publication.title
+        languages = publication.metadata.languages
+        authors = publication.metadata.authors.map(\.name.string)
+        narrators = publication.metadata.narrators.map(\.name.string)
+        readingOrderCount = publication.readingOrder.count
+        self.duration = duration
+        tableOfContents = publication.tableOfContents
     }
+}
+
+/// A `warning` or `error`: a stable `code` (docs/events.md), a message for people, and where.
+struct PlayerIssue: Sendable {
+    enum Severity: Sendable { case warning, error }
+
+    var code: String
+    var message: String
+    /// Playback cannot go on (errors only).
+    var fatal: Bool = false
+    /// The resource concerned.
+    var href: String?
+    var locator: Locator?
+    /// The command refused, as its sender numbered it.
+    var id: CommandID?
+}
+
+/// A `sleep` event.
+struct SleepEvent: Sendable, Equatable {
+    enum State: String, Sendable {
+        /// Set by a command or `--sleep` (`remaining` seconds, or until the chapter's end).
+        case set
+        /// Each minute while it counts down.
+        case running
+        /// Its last seconds: the volume fades.
+        case fading
+        /// Playback was paused.
+        case fired
+        /// Cancelled.
+        case off
+    }
+
+    var state: State
+    var remaining: Double?
+    var untilChapterEnd = false
+    var locator: Locator?
 }

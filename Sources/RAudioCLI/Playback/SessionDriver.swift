@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
 import ReadiumShared
 
 /// The part of a streaming session `raudio play` and `raudio speak` share: prints `opened`, moves to
@@ -26,40 +27,50 @@ struct SessionDriver {
     /// Runs until the session ends and returns its exit status. `moveToStart` places the controller
     /// at `--from` and returns a message when that position is unusable (a usage error, exit 64).
     func run(
-        _ controller: any PlaybackController, opened: JSONValue, moveToStart: () async -> String?
-    ) async throws(StandardStreams.ReaderGone) -> ExitStatus {
+        _ controller: any PlaybackController, opened: PlayerEvent, moveToStart: () async -> String?
+    ) async throws(ReaderGone) -> ExitStatus {
         let signals = SignalWatcher.shared
         var writer = writer
         let stdin = CommandLineReader()
         if let terminal = frontEnds.terminal {
-            writer.printsJSONLines = false
+            // The display shows the events and their messages from now on.
+            writer.observers.removeAll { $0 is JSONLinesPrinter }
             writer.observers.append(terminal)
             terminal.start()
         } else {
             stdin.start()
         }
-        writer.observers += frontEnds.observers
+        // The stdout writer last: the others have the event when it finds stdout closed.
+        let printers = writer.observers.filter { $0 is JSONLinesPrinter }
+        writer.observers.removeAll { $0 is JSONLinesPrinter }
+        writer.observers += frontEnds.observers + printers
         defer {
             frontEnds.terminal.map { $0.finish(summary: $0.summary) }
             for observer in frontEnds.observers { observer.finish() }
         }
         if let failure = frontEnds.ipcFailure {
-            try writer.report("error", code: failure.code, message: failure.message, fatal: true)
+            try writer.report(.error, code: failure.code, message: failure.message, fatal: true)
             return .usage
         }
         try writer.write(opened)
-        try writer.write(PlayerEvent.settings(settings))
+        try writer.write(.settings(settings))
         for address in frontEnds.ipcAddresses {
             let page = address == frontEnds.pageAddress ? frontEnds.pageURL : nil
-            try writer.write(PlayerEvent.listening(address, page: page))
+            try writer.write(.listening(address: address.description, page: page))
         }
         if let failure = await moveToStart() {
-            try writer.report("error", code: "start-position-invalid", message: failure, fatal: true)
+            try writer.report(.error, code: "start-position-invalid", message: failure, fatal: true)
             return .usage
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
-        let inputs = SessionInput.merged(events: controller.navigatorEvents, lines: stdin.lines, signals: signals.signals, timers: timers,
-                                         commands: frontEnds.commandSources, addressedCommands: frontEnds.addressedCommands)
+        let inputs = SessionInput.merged(events: controller.navigatorEvents, commands: frontEnds.commandSources(stdin: stdin), timers: timers)
+        // A signal stops the session, said on stderr.
+        Task {
+            for await number in signals.signals {
+                StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
+                timerContinuation.yield(.stopRequested)
+            }
+        }
         let sleepTimer = SleepTimer(tick: { timerContinuation.yield(.sleepTick) })
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer, settings: settings, chapters: chapters)
         loop.bufferedSeconds = bufferedSeconds
@@ -78,8 +89,6 @@ struct SessionDriver {
         var isStopTimerRunning = false
         for await input in inputs {
             let status = try await loop.handle(input)
-            if case .commandLine = input { stdin.lineHandled() }
-            if case .addressedCommand(let command) = input { command.handled() }
             if let status { return status }
             if loop.isQuitting, !isStopTimerRunning {
                 // A quit or a signal waits for the navigator's final state, but never forever.

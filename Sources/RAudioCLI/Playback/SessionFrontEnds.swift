@@ -9,8 +9,8 @@ struct SessionFrontEnds {
     var terminal: TerminalPlayer?
     /// Follow the events (MPRIS, the progress bar).
     var observers: [any EventObserver] = []
-    /// Commands from elsewhere than stdin (the desktop), in the words stdin takes.
-    var remoteCommands: [AsyncStream<String>] = []
+    /// Commands from elsewhere than stdin (the desktop).
+    var remoteCommands: [AsyncStream<PlayerCommand>] = []
     /// Commands whose answers go back to their sender alone (the IPC server's clients).
     var addressedCommands: [AsyncStream<AddressedCommand>] = []
     /// `--ipc`: where the IPC server listens (its `listening` events), or why it could not start.
@@ -20,9 +20,28 @@ struct SessionFrontEnds {
     var pageAddress: IPCAddress?
     var pageURL: String?
 
-    /// The command sources the session loop reads besides stdin.
-    var commandSources: [AsyncStream<String>] {
-        (terminal.map { [$0.commands] } ?? []) + remoteCommands
+    /// The commands the session loop reads: stdin's lines (unless the terminal player takes the keys),
+    /// the keys, the desktop's, the IPC clients'; each parsed here, where it comes in.
+    func commandSources(stdin: CommandLineReader) -> [AsyncStream<IncomingCommand>] {
+        let typed = (terminal.map { [$0.commands] } ?? []) + remoteCommands
+        return [Self.relay(stdin.lines) { IncomingCommand(parsing: $0, handled: { stdin.lineHandled() }) }]
+            + typed.map { Self.relay($0) { IncomingCommand($0) } }
+            + addressedCommands.map { Self.relay($0) { IncomingCommand(parsing: $0.line, origin: $0.origin, handled: $0.handled) } }
+    }
+
+    /// `source`'s elements made into commands by `transform` (nil: dropped).
+    private static func relay<Element: Sendable>(
+        _ source: AsyncStream<Element>, _ transform: @escaping @Sendable (Element) -> IncomingCommand?
+    ) -> AsyncStream<IncomingCommand> {
+        let (stream, continuation) = AsyncStream.makeStream(of: IncomingCommand.self)
+        let task = Task {
+            for await element in source {
+                if let command = transform(element) { continuation.yield(command) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
     }
 
     /// The front ends `options` ask for: the terminal player when stdout is a terminal (or `--ui`)

@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ReadiumNavigator
 
-/// Everything a streaming session reacts to, merged into one stream so one loop handles it in order.
+/// Everything a listening session reacts to, merged into one stream so one loop handles it in order.
 enum SessionInput: Sendable {
     case navigator(SessionEvent)
     case navigatorFinished
-    /// A line read from stdin (its slot is freed once handled: see `CommandLineReader`).
-    case commandLine(String)
-    /// A command from a key of the terminal player or from the desktop (MPRIS), in the words stdin takes.
-    case command(String)
-    /// A command from an IPC client, whose answers go back to it alone.
-    case addressedCommand(AddressedCommand)
-    case signal(Int32)
+    /// A command from a front end: stdin, a key of the terminal player, the desktop (MPRIS), an IPC client.
+    case command(IncomingCommand)
+    /// A request to stop (a signal): the session stops and ends.
+    case stopRequested
     /// The grace period after a stop request ran out without a final state event.
     case stopTimeout
     /// The sleep timer's tick (four a second while it is set).
@@ -20,12 +17,45 @@ enum SessionInput: Sendable {
     case chaptersPlaced(ChapterMap)
 }
 
+/// A command as the session takes it: parsed by the front end it came through (or refused there as its
+/// sender wrote it), with where its answers go.
+struct IncomingCommand: Sendable {
+    var parsed: Result<PlayerCommandRequest, CommandParseError>
+    /// Where its `ack` or `error` goes.
+    var origin: CommandOrigin = .everyone
+    /// Called once the session has handled the command (frees its place in the sender's flow control).
+    var handled: @Sendable () -> Void = {}
+
+    init(_ request: PlayerCommandRequest, origin: CommandOrigin = .everyone, handled: @escaping @Sendable () -> Void = {}) {
+        parsed = .success(request)
+        self.origin = origin
+        self.handled = handled
+    }
+
+    init(_ command: PlayerCommand) {
+        self.init(PlayerCommandRequest(command: command))
+    }
+
+    /// A line in the words or the JSON stdin takes; nil for a blank line (`handled` is then called at once).
+    init?(parsing line: String, origin: CommandOrigin = .everyone, handled: @escaping @Sendable () -> Void = {}) {
+        switch PlayerCommandParser.parse(line: line) {
+        case .success(nil):
+            handled()
+            return nil
+        case .success(let request?):
+            parsed = .success(request)
+        case .failure(let error):
+            parsed = .failure(error)
+        }
+        self.origin = origin
+        self.handled = handled
+    }
+}
+
 extension SessionInput {
-    /// Merges the navigator's events, stdin lines, signals and the session's own timers into one stream.
+    /// Merges the navigator's events, the front ends' commands and the session's own timers into one stream.
     static func merged(
-        events: AsyncStream<SessionEvent>, lines: AsyncStream<String>, signals: AsyncStream<Int32>,
-        timers: AsyncStream<SessionInput>, commands: [AsyncStream<String>] = [],
-        addressedCommands: [AsyncStream<AddressedCommand>] = []
+        events: AsyncStream<SessionEvent>, commands: [AsyncStream<IncomingCommand>], timers: AsyncStream<SessionInput>
     ) -> AsyncStream<SessionInput> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
         let tasks = [
@@ -33,13 +63,9 @@ extension SessionInput {
                 for await event in events { continuation.yield(.navigator(event)) }
                 continuation.yield(.navigatorFinished)
             },
-            Task { for await line in lines { continuation.yield(.commandLine(line)) } },
-            Task { for await number in signals { continuation.yield(.signal(number)) } },
             Task { for await input in timers { continuation.yield(input) } },
         ] + commands.map { source in
-            Task { for await line in source { continuation.yield(.command(line)) } }
-        } + addressedCommands.map { source in
-            Task { for await command in source { continuation.yield(.addressedCommand(command)) } }
+            Task { for await command in source { continuation.yield(.command(command)) } }
         }
         continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
         return stream

@@ -8,13 +8,13 @@ import ReadiumShared
 extension SessionLoop {
     /// After each event: when the entry being heard changed, a `chapter` event (and the pause of
     /// `sleep chapter`).
-    mutating func followChapters() async throws(StandardStreams.ReaderGone) {
+    mutating func followChapters() async throws(ReaderGone) {
         guard let chapters, let locator = lastLocator, let index = chapters.index(of: locator, hint: currentChapter), index != currentChapter else { return }
         let previous = currentChapter
         currentChapter = index
         let movedByTheListener = isNavigating
         isNavigating = false
-        try writer.write(PlayerEvent.chapter(chapters.entries[index], index: index, locator: locator))
+        try writer.write(.chapter(chapters.entries[index], index: index, locator: locator))
         // `sleep chapter` pauses when a chapter was played to its end: not at a chapter the listener
         // moved to (`chapter next`, a seek), nor when playback goes back.
         if let previous, index > previous, !movedByTheListener, let sleepTimer, sleepTimer.untilChapterEnd {
@@ -23,15 +23,15 @@ extension SessionLoop {
             try? await controller.perform(.pause)
             // The fade is over: the next `play` is heard at the listener's volume.
             if faded { try? await controller.perform(.volume(volume)) }
-            try writer.write(PlayerEvent.sleep("fired", remaining: nil, locator: locator))
+            try writer.write(.sleep(SleepEvent(state: .fired, locator: locator)))
         }
     }
 
     /// `chapter next`, `chapter previous` (the start of this entry, or the one before within its first
     /// 3 seconds), `chapter N`.
-    mutating func goToChapter(_ request: ChapterRequest, request command: PlayerCommandRequest) async throws(StandardStreams.ReaderGone) {
+    mutating func goToChapter(_ request: ChapterRequest, request command: PlayerCommandRequest) async throws(ReaderGone) {
         guard let chapters, !chapters.entries.isEmpty else {
-            try writer.report("error", code: "command-unsupported", message: "'chapter' needs a table of contents, and this publication has none", fatal: false, id: command.id)
+            try writer.report(.error, code: "command-unsupported", message: "'chapter' needs a table of contents, and this publication has none", fatal: false, id: command.id)
             return
         }
         let count = chapters.entries.count
@@ -51,7 +51,7 @@ extension SessionLoop {
             case .previous: "the first chapter is playing"
             case .number(let number): "there is no chapter \(number); they go from 1 to \(count)"
             }
-            try writer.report("error", code: "command-bad-value", message: "chapter: \(what)", fatal: false, id: command.id)
+            try writer.report(.error, code: "command-bad-value", message: "chapter: \(what)", fatal: false, id: command.id)
             return
         }
         let entry = chapters.entries[target]
@@ -62,10 +62,10 @@ extension SessionLoop {
                 try await controller.perform(.go(locatorJSON: entry.locator.json.data))
             }
         } catch {
-            try writer.report("error", code: error.code, message: "chapter \(target + 1): \(error.message)", fatal: false, id: command.id)
+            try writer.report(.error, code: error.code, message: "chapter \(target + 1): \(error.message)", fatal: false, id: command.id)
             return
         }
-        try writer.write(PlayerEvent.ack(command.command, id: command.id))
+        try writer.write(.ack(command.command, id: command.id))
     }
 
     /// Whether the last position heard is within 3 s of `entry`'s start (audio; text is never "near").

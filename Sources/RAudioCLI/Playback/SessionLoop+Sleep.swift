@@ -6,7 +6,7 @@ import ReadiumShared
 extension SessionLoop {
     /// `sleep 30m`, `sleep +5m`, `sleep off` (and `--sleep`): answers with an `ack` (when asked on
     /// stdin) and a `sleep` event.
-    mutating func setSleep(_ request: SleepRequest, id: CommandID? = nil, acknowledging: Bool = true) async throws(StandardStreams.ReaderGone) {
+    mutating func setSleep(_ request: SleepRequest, id: CommandID? = nil, acknowledging: Bool = true) async throws(ReaderGone) {
         guard let sleepTimer else { return }
         switch request {
         case .after(let seconds): sleepTimer.set(after: seconds)
@@ -16,7 +16,7 @@ extension SessionLoop {
             sleepTimer.cancel()
         case .endOfChapter:
             guard let chapters, !chapters.entries.isEmpty else {
-                try writer.report("error", code: "command-unsupported", message: "'sleep chapter' needs a table of contents, and this publication has none; give a time instead, for example sleep 30m",
+                try writer.report(.error, code: "command-unsupported", message: "'sleep chapter' needs a table of contents, and this publication has none; give a time instead, for example sleep 30m",
                                   fatal: false, id: id)
                 return
             }
@@ -24,16 +24,16 @@ extension SessionLoop {
             sleepTimer.cancel()
             sleepTimer.untilChapterEnd = true
         }
-        if acknowledging { try writer.write(PlayerEvent.ack(.sleep(request), id: id)) }
+        if acknowledging { try writer.write(.ack(.sleep(request), id: id)) }
         let remaining = sleepTimer.remaining
         sleepTimer.announcedMinutes = remaining.map { Int(($0 / 60).rounded(.up)) }
         let isSet = remaining != nil || sleepTimer.untilChapterEnd
-        try writer.write(PlayerEvent.sleep(isSet ? "set" : "off", remaining: remaining, untilChapterEnd: sleepTimer.untilChapterEnd))
+        try writer.write(.sleep(SleepEvent(state: isSet ? .set : .off, remaining: remaining, untilChapterEnd: sleepTimer.untilChapterEnd)))
     }
 
     /// `sleep chapter` in an audiobook: over the last 10 s of the chapter (media time, from the positions
     /// heard) the volume falls as with a timed sleep; the pause comes with the next chapter.
-    mutating func fadeBeforeChapterEnd() async throws(StandardStreams.ReaderGone) {
+    mutating func fadeBeforeChapterEnd() async throws(ReaderGone) {
         guard let sleepTimer, sleepTimer.untilChapterEnd, let chapters, let current = currentChapter, let locator = lastLocator,
               let end = chapters.end(ofEntry: current), let time = chapters.time(of: locator) else { return }
         let remaining = end - time
@@ -47,31 +47,31 @@ extension SessionLoop {
         }
         if !sleepTimer.isFading {
             sleepTimer.isFading = true
-            try writer.write(PlayerEvent.sleep("fading", remaining: max(0, remaining), untilChapterEnd: true))
+            try writer.write(.sleep(SleepEvent(state: .fading, remaining: max(0, remaining), untilChapterEnd: true)))
         }
         try? await controller.perform(.volume(volume * max(0, remaining) / SleepTimer.fadeSeconds))
     }
 
     /// Each tick: a `running` event each minute, the fade in the last seconds, the pause at the end.
-    mutating func sleepTick() async throws(StandardStreams.ReaderGone) {
+    mutating func sleepTick() async throws(ReaderGone) {
         guard let sleepTimer, let remaining = sleepTimer.remaining else { return }
         if remaining <= 0 {
             sleepTimer.cancel()
             try? await controller.perform(.pause)
             // The fade is over: the next `play` is heard at the listener's volume.
             try? await controller.perform(.volume(volume))
-            try writer.write(PlayerEvent.sleep("fired", remaining: 0, locator: await controller.status().locator ?? lastLocator))
+            try writer.write(.sleep(SleepEvent(state: .fired, remaining: 0, locator: await controller.status().locator ?? lastLocator)))
         } else if remaining <= SleepTimer.fadeSeconds {
             if !sleepTimer.isFading {
                 sleepTimer.isFading = true
-                try writer.write(PlayerEvent.sleep("fading", remaining: remaining))
+                try writer.write(.sleep(SleepEvent(state: .fading, remaining: remaining)))
             }
             try? await controller.perform(.volume(volume * remaining / SleepTimer.fadeSeconds))
         } else {
             let minutes = Int((remaining / 60).rounded(.up))
             if minutes != sleepTimer.announcedMinutes {
                 sleepTimer.announcedMinutes = minutes
-                try writer.write(PlayerEvent.sleep("running", remaining: remaining))
+                try writer.write(.sleep(SleepEvent(state: .running, remaining: remaining)))
             }
         }
     }

@@ -48,9 +48,9 @@ struct SessionLoop {
     }
 
     /// Whether the publication was played to its end.
-    var reachedTheEnd: Bool { lastState?.name == "ended" }
+    var reachedTheEnd: Bool { lastState == .ended }
 
-    mutating func handle(_ input: SessionInput) async throws(StandardStreams.ReaderGone) -> ExitStatus? {
+    mutating func handle(_ input: SessionInput) async throws(ReaderGone) -> ExitStatus? {
         switch input {
         case .navigator(let event):
             memory?.note(event)
@@ -64,14 +64,20 @@ struct SessionLoop {
             return status
         case .navigatorFinished:
             return fatalStatus ?? .success
-        case .commandLine(let line), .command(let line):
-            return try await handle(line: line)
-        case .addressedCommand(let command):
+        case .command(let command):
             writer.answersTo = command.origin
-            defer { writer.answersTo = .everyone }
-            return try await handle(line: command.line)
-        case .signal(let number):
-            StandardStreams.printError("raudio: \(String(cString: strsignal(number))): stopping")
+            defer {
+                writer.answersTo = .everyone
+                command.handled()
+            }
+            switch command.parsed {
+            case .success(let request):
+                return try await handle(request)
+            case .failure(let error):
+                try writer.report(.error, code: error.code.rawValue, message: error.message, id: error.id)
+                return nil
+            }
+        case .stopRequested:
             return try await quit()
         case .sleepTick:
             try await sleepTick()
@@ -82,84 +88,64 @@ struct SessionLoop {
             return nil
         case .stopTimeout:
             // The navigator did not confirm the stop: say where we were and leave.
-            try writer.write(PlayerEvent.state(.stopped, locator: lastLocator))
+            try writer.write(.state(.stopped, locator: lastLocator))
             return fatalStatus ?? .success
         }
     }
 
-    private mutating func handle(_ event: SessionEvent, audioLocator: Locator? = nil) throws(StandardStreams.ReaderGone) -> ExitStatus? {
-        /// Media overlays: positioned events also say where in the narration's audio.
-        func withAudio(_ json: JSONValue) -> JSONValue {
-            guard let audioLocator, case .object(var fields) = json else { return json }
-            fields["audioLocator"] = audioLocator.json
-            return .object(fields)
-        }
+    private mutating func handle(_ event: SessionEvent, audioLocator: Locator? = nil) throws(ReaderGone) -> ExitStatus? {
         switch event {
         case .withAudioLocator(let inner, let audio):
             return try handle(inner, audioLocator: audio)
         case .narration(let text, let language, let locator):
             lastLocator = locator
-            try writer.write(withAudio(PlayerEvent.narration(text: text, language: language, locator: locator)))
+            try writer.write(.narration(text: text, language: language, locator: locator, audioLocator: audioLocator))
         case .stateChanged(let state, let locator):
             lastLocator = locator
             lastState = state
-            try writer.write(withAudio(PlayerEvent.state(state, locator: locator)))
-            switch state.name {
-            case "failed":
+            try writer.write(.state(state, locator: locator, audioLocator: audioLocator))
+            switch state {
+            case .failed:
                 return fatalStatus ?? .badData
-            case "ended", "stopped":
+            case .ended, .stopped:
                 if isQuitting || !keepOpen { return fatalStatus ?? .success }
             default:
                 break
             }
         case .position(let locator):
             lastLocator = locator
-            try writer.write(withAudio(PlayerEvent.position(locator)))
+            try writer.write(.position(locator, audioLocator: audioLocator))
         case .track(let index, let link, let locator):
             lastLocator = locator
-            try writer.write(PlayerEvent.track(index: index, link: link, locator: locator))
+            try writer.write(.track(index: index, link: link, locator: locator))
         case .utterance(let text, let language, let voice, let locator):
             lastLocator = locator
-            try writer.write(PlayerEvent.utterance(text: text, language: language, voice: voice, locator: locator))
+            try writer.write(.utterance(text: text, language: language, voice: voice, locator: locator))
         case .range(let locator):
-            try writer.write(PlayerEvent.range(locator))
+            try writer.write(.range(locator))
         case .warning(let issue):
-            try writer.report("warning", code: issue.code, message: issue.message, fatal: false, href: issue.href, locator: issue.locator)
+            try writer.report(.warning, code: issue.code, message: issue.message, fatal: false, href: issue.href, locator: issue.locator)
         case .error(let issue):
             if issue.fatal { fatalStatus = ExitStatus(fatalIssueCode: issue.code) }
-            try writer.report("error", code: issue.code, message: issue.message, fatal: issue.fatal, href: issue.href, locator: issue.locator ?? lastLocator)
+            try writer.report(.error, code: issue.code, message: issue.message, fatal: issue.fatal, href: issue.href, locator: issue.locator ?? lastLocator)
         }
         return nil
     }
 
-    private mutating func handle(line: String) async throws(StandardStreams.ReaderGone) -> ExitStatus? {
-        let request: PlayerCommandRequest
-        switch PlayerCommandParser.parse(line: line) {
-        case .success(nil):
-            return nil
-        case .success(let parsed?):
-            request = parsed
-        case .failure(let error):
-            try writer.report("error", code: error.code.rawValue, message: error.message, fatal: false, id: error.id)
-            return nil
-        }
+    private mutating func handle(_ request: PlayerCommandRequest) async throws(ReaderGone) -> ExitStatus? {
         if request.command.movesThePosition { isNavigating = true }
         switch request.command {
         case .stop:
-            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            try writer.write(.ack(request.command, id: request.id))
             if keepOpen { await controller.stop() } else { return try await quit() }
         case .quit:
-            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            try writer.write(.ack(request.command, id: request.id))
             return try await quit()
         case .status:
-            try writer.write(PlayerEvent.ack(request.command, id: request.id))
+            try writer.write(.ack(request.command, id: request.id))
             let (state, locator) = await controller.status()
-            var event = PlayerEvent.state(state, locator: locator ?? lastLocator)
-            if let heard = locator ?? lastLocator, let seconds = bufferedSeconds?(heard), case .object(var fields) = event {
-                fields["buffer"] = .number(seconds)
-                event = .object(fields)
-            }
-            try writer.write(event)
+            let heard = locator ?? lastLocator
+            try writer.write(.state(state, locator: heard, buffer: heard.flatMap { bufferedSeconds?($0) }))
         case .bookmark, .bookmarks, .goToBookmark:
             try await handleBookmark(request)
         case .sleep(let sleep):
@@ -167,34 +153,34 @@ struct SessionLoop {
         case .chapter(let chapter):
             try await goToChapter(chapter, request: request)
         case .toc:
-            try writer.write(PlayerEvent.ack(request.command, id: request.id))
-            try writer.write(PlayerEvent.toc(chapters?.entries ?? [], current: currentChapter))
+            try writer.write(.ack(request.command, id: request.id))
+            try writer.write(.toc(chapters?.entries ?? [], current: currentChapter))
         default:
             do {
                 try await controller.perform(request.command)
             } catch {
-                try writer.report("error", code: error.code, message: error.message, fatal: false, id: request.id)
+                try writer.report(.error, code: error.code, message: error.message, fatal: false, id: request.id)
                 return nil
             }
             memory?.note(request.command)
-            try writer.write(PlayerEvent.ack(request.command, id: request.id))
-            if settings.take(request.command) { try writer.write(PlayerEvent.settings(settings)) }
+            try writer.write(.ack(request.command, id: request.id))
+            if settings.take(request.command) { try writer.write(.settings(settings)) }
         }
         return nil
     }
 
     /// Stops the output and ends the session with a final `state` event.
-    private mutating func quit() async throws(StandardStreams.ReaderGone) -> ExitStatus? {
+    private mutating func quit() async throws(ReaderGone) -> ExitStatus? {
         isQuitting = true
-        if let lastState, ["stopped", "ended", "failed"].contains(lastState.name) {
-            try writer.write(PlayerEvent.state(lastState, locator: await controller.status().locator ?? lastLocator))
+        if let lastState, [.stopped, .ended, .failed].contains(lastState) {
+            try writer.write(.state(lastState, locator: await controller.status().locator ?? lastLocator))
             return fatalStatus ?? .success
         }
         await controller.stop()
         let state = await controller.status().state
-        if ["stopped", "ended", "failed", "idle"].contains(state.name) {
+        if [.stopped, .ended, .failed, .idle].contains(state) {
             // The stop is done; its state event may still be in flight: print the final one ourselves.
-            try writer.write(PlayerEvent.state(.stopped, locator: await controller.status().locator ?? lastLocator))
+            try writer.write(.state(.stopped, locator: await controller.status().locator ?? lastLocator))
             return fatalStatus ?? .success
         }
         return nil

@@ -10,7 +10,9 @@ import ReadiumStreamer
 /// `PublicationSpeechSynthesizer`, and hands them to the `SessionDriver` shared with `raudio play`.
 struct SpeakSession {
     let command: SpeakCommand
-    var writer: EventWriter { EventWriter(printsJSONLines: !command.options.usesTerminalPlayer, selection: command.options.events ?? .all) }
+    var writer: EventWriter {
+        EventWriter(observers: [JSONLinesPrinter(printsJSONLines: !command.options.usesTerminalPlayer, selection: command.options.events ?? .all)])
+    }
 
     /// Throws `CommandFailure` for problems found before any event is printed: an unknown voice (64),
     /// a missing file (66), a publication with nothing to speak (65).

@@ -1,87 +1,78 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 import ReadiumShared
 
 extension PlayerStatus {
-    /// Folds one event of the protocol in. Unknown events and keys are ignored, as any client must.
-    mutating func apply(_ event: JSONValue, now: Double = Date().timeIntervalSince1970) {
-        guard let fields = event.objectValue, let type = fields["type"]?.stringValue else { return }
-        switch type {
-        case "opened":
-            applyOpened(fields["publication"]?.objectValue)
-        case "state":
-            if let state = fields["state"]?.stringValue {
-                if state == "playing" { wasPlaying = true } else if state != "loading" { wasPlaying = false }
-                if (state == "playing") != (self.state == "playing") { followSleepTimer(isPlaying: state == "playing", now: now) }
-                self.state = state
-            }
-            takeLocator(fields["locator"])
-        case "position":
-            takeLocator(fields["locator"])
-        case "track":
-            trackIndex = fields["index"]?.intValue
-            trackTitle = fields["title"]?.stringValue
-            takeLocator(fields["locator"])
-        case "chapter":
-            if let number = fields["index"]?.intValue {
-                chapterIndex = number - 1
-                while chapters.count < number { chapters.append(Chapter(title: "", start: nil)) }
-                chapters[number - 1].title = fields["title"]?.stringValue ?? chapters[number - 1].title
-                if let start = fields["start"]?.doubleValue { chapters[number - 1].start = start }
-            }
-            takeLocator(fields["locator"])
-        case "utterance":
-            applyUtterance(fields)
-        case "range":
-            applyRange(fields["locator"])
-        case "settings":
-            if let speed = fields["speed"]?.doubleValue { self.speed = speed }
-            if let volume = fields["volume"]?.doubleValue { self.volume = volume }
-            if let pitch = fields["pitch"]?.doubleValue { self.pitch = pitch }
-            if let voice = fields["voice"]?.stringValue { self.voice = voice }
-        case "sleep":
-            applySleep(fields, now: now)
-        case "warning", "error":
-            if let text = fields["message"]?.stringValue { message = Message(kind: type == "error" ? .error : .warning, text: text) }
-        case "bookmark":
-            if let id = fields["id"]?.intValue { message = Message(kind: .info, text: "bookmark \(id) saved") }
-        case "ack":
-            if let command = fields["command"]?.stringValue, ["seek", "go", "chapter", "next", "previous", "forward", "back"].contains(command) {
-                jumps += 1
-            }
-        default:
+    /// Folds one event in.
+    mutating func apply(_ event: PlayerEvent, now: Double = Date().timeIntervalSince1970) {
+        switch event {
+        case .opened(let publication):
+            title = publication.title
+            duration = publication.duration ?? duration
+            authors = publication.authors
+            narrators = publication.narrators
+        case .state(let state, let locator, _, _):
+            if state == .playing { wasPlaying = true } else if state != .loading { wasPlaying = false }
+            if (state == .playing) != (self.state == .playing) { followSleepTimer(isPlaying: state == .playing, now: now) }
+            self.state = state
+            take(locator)
+        case .position(let locator, _):
+            take(locator)
+        case .track(let index, let link, let locator):
+            trackIndex = index
+            trackTitle = link.title
+            take(locator)
+        case .chapter(let entry, let index, let locator):
+            chapterIndex = index
+            while chapters.count <= index { chapters.append(Chapter(title: "", start: nil)) }
+            chapters[index].title = entry.title
+            if let start = entry.start { chapters[index].start = start }
+            take(locator)
+        case .utterance(let text, _, let voice, let locator):
+            self.voice = voice
+            applyUtterance(text: text, locator: locator)
+        case .narration(let text, _, let locator, _):
+            applyUtterance(text: text, locator: locator)
+        case .range(let locator):
+            applyRange(locator)
+        case .settings(let settings):
+            speed = settings.speed
+            volume = settings.volume
+            if let pitch = settings.pitch { self.pitch = pitch }
+            if let voice = settings.voice { self.voice = voice }
+        case .sleep(let sleep):
+            applySleep(sleep, now: now)
+        case .warning(let issue):
+            message = Message(kind: .warning, text: issue.message)
+        case .error(let issue):
+            message = Message(kind: .error, text: issue.message)
+        case .bookmark(let bookmark):
+            message = Message(kind: .info, text: "bookmark \(bookmark.id) saved")
+        case .ack(let command, _):
+            if command.movesThePosition { jumps += 1 }
+        case .bookmarks, .toc, .hello, .listening:
             break
         }
     }
 
-    private mutating func applyOpened(_ publication: JSONObject?) {
-        guard let publication else { return }
-        title = publication["title"]?.stringValue ?? title
-        duration = publication["duration"]?.doubleValue ?? duration
-        if let authors = publication["authors"]?.arrayValue?.compactMap(\.stringValue) { self.authors = authors }
-        if let narrators = publication["narrators"]?.arrayValue?.compactMap(\.stringValue) { self.narrators = narrators }
-    }
-
-    private mutating func takeLocator(_ json: JSONValue?) {
-        guard let locations = json?.objectValue?["locations"]?.objectValue else { return }
-        totalProgression = locations["totalProgression"]?.doubleValue
+    private mutating func take(_ locator: Locator?) {
+        guard let locator else { return }
+        totalProgression = locator.locations.totalProgression
         locatorCount += 1
     }
 
-    private mutating func applyUtterance(_ fields: JSONObject) {
-        guard let json = fields["locator"], let locator = try? Locator(json: json) else { return }
-        takeLocator(json)
-        if let voice = fields["voice"]?.stringValue { self.voice = voice }
-        let pageText = locator.text.highlight ?? fields["text"]?.stringValue ?? ""
-        sentence = pageText
+    private mutating func applyUtterance(text: String, locator: Locator) {
+        take(locator)
+        sentence = locator.text.highlight ?? text
         word = nil
     }
 
     /// Finds the word of a `range` event in the sentence: of the places the word occurs, the one whose
     /// text before it in the sentence agrees longest with the locator's `text.before` (a word can be
     /// said twice in one sentence).
-    private mutating func applyRange(_ json: JSONValue?) {
-        guard let json, let locator = try? Locator(json: json), let sentence, let heard = locator.text.highlight, !heard.isEmpty else { return }
+    private mutating func applyRange(_ locator: Locator) {
+        guard let sentence, let heard = locator.text.highlight, !heard.isEmpty else { return }
         let before = locator.text.before ?? ""
         var best: (range: Range<String.Index>, agreement: Int)?
         var searchStart = sentence.startIndex
@@ -95,23 +86,21 @@ extension PlayerStatus {
         word = best?.range
     }
 
-    private mutating func applySleep(_ fields: JSONObject, now: Double) {
-        switch fields["state"]?.stringValue {
-        case "set", "running":
+    private mutating func applySleep(_ event: SleepEvent, now: Double) {
+        switch event.state {
+        case .set, .running:
             isSleepFading = false
-            if fields["until"]?.stringValue == "chapter" {
+            if event.untilChapterEnd {
                 sleep = .endOfChapter
-            } else if let remaining = fields["remaining"]?.doubleValue {
+            } else if let remaining = event.remaining {
                 sleep = .after(remaining: remaining, since: now)
             }
-        case "fading":
+        case .fading:
             isSleepFading = true
-        case "fired", "off":
-            if fields["state"]?.stringValue == "fired" { message = Message(kind: .info, text: "sleep timer: paused") }
+        case .fired, .off:
+            if event.state == .fired { message = Message(kind: .info, text: "sleep timer: paused") }
             sleep = .off
             isSleepFading = false
-        default:
-            break
         }
     }
 
@@ -119,7 +108,7 @@ extension PlayerStatus {
     /// counts listening time: it stands still while paused or loading, as the session's does).
     func sleepRemaining(now: Double = Date().timeIntervalSince1970) -> Double? {
         guard case .after(let remaining, let since) = sleep else { return nil }
-        guard state == "playing" else { return remaining }
+        guard state == .playing else { return remaining }
         return max(0, remaining - (now - since))
     }
 

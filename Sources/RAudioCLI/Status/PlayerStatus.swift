@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 import ReadiumShared
 
 /// What a listener sees of a session: the book, where the reading is, the settings, the last message.
@@ -36,7 +37,7 @@ struct PlayerStatus: Equatable, Sendable {
     /// The file URL of the cover, when one was written out for others to show (MPRIS).
     var coverURL: URL?
 
-    var state: String = "loading"
+    var state: PlaybackState = .loading
     /// The last locator's `locations.totalProgression` (read without decoding the whole locator: a
     /// position comes twice a second).
     var totalProgression: Double?
@@ -75,14 +76,12 @@ struct PlayerStatus: Equatable, Sendable {
         self.mode = mode
     }
 
-    /// Takes the value of a `speed` or `volume` command line sent, before its `settings` event
-    /// confirms it, so that a key pressed twice quickly steps twice.
-    mutating func expect(_ commandLine: String) {
-        let words = commandLine.split(separator: " ")
-        guard words.count == 2, let value = Double(words[1]) else { return }
-        switch words[0] {
-        case "speed": speed = value
-        case "volume": volume = value
+    /// Takes the value of a `speed` or `volume` command sent, before its `settings` event confirms it,
+    /// so that a key pressed twice quickly steps twice.
+    mutating func expect(_ command: PlayerCommand) {
+        switch command {
+        case .speed(let value): speed = value
+        case .volume(let value): volume = value
         default: break
         }
     }
@@ -119,7 +118,7 @@ struct PlayerStatus: Equatable, Sendable {
         return next ?? duration
     }
 
-    var isPlaying: Bool { state == "playing" || state == "loading" && wasPlaying }
+    var isPlaying: Bool { state == .playing || state == .loading && wasPlaying }
     /// Whether it was playing before a `loading` (a track change, buffering): MPRIS still says Playing.
     var wasPlaying = false
 }

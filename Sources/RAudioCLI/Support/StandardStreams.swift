@@ -6,9 +6,6 @@ import Foundation
 /// `FileHandle.write(_:)` aborts the process on EPIPE even with SIGPIPE ignored; this does not. Call
 /// `StandardStreams.ignoreSIGPIPE()` once at start-up. Thread-safe: each line is one `write` call.
 public enum StandardStreams {
-    /// stdout was closed by the reader (the app that drives raudio went away).
-    public struct ReaderGone: Error {}
-
     /// Also ignores SIGXFSZ, so a write past a file-size limit (`ulimit -f`) fails with EFBIG and
     /// becomes an output error (exit 74) instead of killing the process.
     public static func ignoreSIGPIPE() {

@@ -20,7 +20,7 @@ final class RenderProgress: EventObserver, @unchecked Sendable {
         state = Locked(State(status: status))
     }
 
-    func receive(_ event: JSONValue) {
+    func receive(_ event: PlayerEvent) {
         let line: String? = state.withLock { state in
             state.status.apply(event)
             let now = Date().timeIntervalSince1970

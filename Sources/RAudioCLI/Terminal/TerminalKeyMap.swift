@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// What a key does in the terminal player: a command of the protocol (the same words stdin takes),
-/// or a change of what the display shows.
+/// What a key does in the terminal player: a command of the protocol, or a change of what the display shows.
 enum TerminalAction: Equatable, Sendable {
-    case command(String)
+    case command(PlayerCommand)
     case show(TerminalOverlay)
     case none
 }
@@ -13,7 +12,7 @@ enum TerminalAction: Equatable, Sendable {
 /// without a terminal. Seeking keys move 10 s of audio in an audiobook and one sentence in speech.
 struct TerminalKeyMap {
     /// The sleep timer steps `s` cycles through: 15, 30, 60 minutes, the end of the chapter, off.
-    static let sleepSteps = ["15m", "30m", "60m", "chapter", "off"]
+    static let sleepSteps: [SleepRequest] = [.after(seconds: 900), .after(seconds: 1800), .after(seconds: 3600), .endOfChapter, .off]
 
     /// Where `s` is in `sleepSteps` (-1: the timer is off).
     var sleepStep = -1
@@ -29,25 +28,26 @@ struct TerminalKeyMap {
         }
         let isAudio = status.mode == .audiobook
         switch key {
-        case .character(" "): return .command("toggle")
-        case .left: return .command(isAudio ? "seek -10" : "previous")
-        case .right: return .command(isAudio ? "seek +10" : "next")
-        case .up: return .command("chapter previous")
-        case .down: return .command("chapter next")
-        case .character("["): return .command("speed \(Self.stepped(status.speed, by: -0.1, in: 0.5...3))")
-        case .character("]"): return .command("speed \(Self.stepped(status.speed, by: 0.1, in: 0.5...3))")
-        case .character("-"), .character("_"): return .command("volume \(Self.stepped(status.volume, by: -0.1, in: 0...2))")
-        case .character("+"), .character("="): return .command("volume \(Self.stepped(status.volume, by: 0.1, in: 0...2))")
-        case .character("b"), .character("B"): return .command("bookmark")
+        case .character(" "): return .command(.toggle)
+        case .left: return .command(isAudio ? .seek(.relative(seconds: -10)) : .previous)
+        case .right: return .command(isAudio ? .seek(.relative(seconds: 10)) : .next)
+        case .up: return .command(.chapter(.previous))
+        case .down: return .command(.chapter(.next))
+        case .character("["): return .command(.speed(Self.stepped(status.speed, by: -0.1, in: 0.5...3)))
+        case .character("]"): return .command(.speed(Self.stepped(status.speed, by: 0.1, in: 0.5...3)))
+        case .character("-"), .character("_"): return .command(.volume(Self.stepped(status.volume, by: -0.1, in: 0...2)))
+        case .character("+"), .character("="): return .command(.volume(Self.stepped(status.volume, by: 0.1, in: 0...2)))
+        case .character("b"), .character("B"): return .command(.bookmark(note: nil))
         case .character("s"), .character("S"):
             sleepStep = status.sleep == .off ? 0 : (sleepStep + 1) % Self.sleepSteps.count
-            if Self.sleepSteps[sleepStep] == "off" { sleepStep = -1; return .command("sleep off") }
-            return .command("sleep \(Self.sleepSteps[sleepStep])")
+            let step = Self.sleepSteps[sleepStep]
+            if step == .off { sleepStep = -1 }
+            return .command(.sleep(step))
         case .character("c"), .character("C"):
             guard !status.chapters.isEmpty else { return .none }
             return .show(.chapters(selected: status.chapterIndex ?? 0))
         case .character("?"), .character("h"): return .show(.help)
-        case .character("q"), .character("Q"): return .command("quit")
+        case .character("q"), .character("Q"): return .command(.quit)
         default: return .none
         }
     }
@@ -56,16 +56,16 @@ struct TerminalKeyMap {
         switch key {
         case .up: return .show(.chapters(selected: max(0, selected - 1)))
         case .down: return .show(.chapters(selected: min(count - 1, selected + 1)))
-        case .enter: return .command("chapter \(selected + 1)")
+        case .enter: return .command(.chapter(.number(selected + 1)))
         case .escape, .character("c"), .character("C"), .character("q"): return .show(.none)
         default: return .none
         }
     }
 
-    /// `value` moved by `step`, on the grid of `step`, kept in `range`; written as the command takes it.
-    static func stepped(_ value: Double, by step: Double, in range: ClosedRange<Double>) -> String {
+    /// `value` moved by `step`, on the grid of `step` (to the thousandth), kept in `range`.
+    static func stepped(_ value: Double, by step: Double, in range: ClosedRange<Double>) -> Double {
         let moved = ((value + step) / abs(step)).rounded() * abs(step)
-        return TerminalScreen.decimal(min(range.upperBound, max(range.lowerBound, moved)))
+        return (min(range.upperBound, max(range.lowerBound, moved)) * 1000).rounded() / 1000
     }
 
     /// The `?` screen.

@@ -10,9 +10,9 @@ import ReadiumShared
 /// most four times a second, and only when the frame differs from the last one. `finish(summary:)`
 /// gives the terminal back (also done at exit, on ctrl-Z and for any way the session ends).
 final class TerminalPlayer: EventObserver, @unchecked Sendable {
-    /// Commands from keys, in the words stdin takes.
-    let commands: AsyncStream<String>
-    private let commandContinuation: AsyncStream<String>.Continuation
+    /// Commands from keys.
+    let commands: AsyncStream<PlayerCommand>
+    private let commandContinuation: AsyncStream<PlayerCommand>.Continuation
     private let capabilities: TerminalCapabilities
     private let drawsScreen: Bool
     private let shared: Locked<SharedState>
@@ -39,7 +39,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     }
 
     init(status: PlayerStatus, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        (commands, commandContinuation) = AsyncStream.makeStream(of: String.self)
+        (commands, commandContinuation) = AsyncStream.makeStream(of: PlayerCommand.self)
         capabilities = TerminalCapabilities.fromEnvironment(environment)
         drawsScreen = TerminalMode.canMoveCursor
         shared = Locked(SharedState(status: status))
@@ -72,12 +72,12 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         }.start()
     }
 
-    func receive(_ event: JSONValue) {
+    func receive(_ event: PlayerEvent) {
         let changed = shared.withLock { state in
             let before = state.status.shownTime
             state.status.apply(event)
             // A position comes twice a second: it changes the frame only when the time or the bar moves.
-            return event.objectValue?["type"]?.stringValue != "position" || state.status.shownTime != before
+            return event.kind != .position || state.status.shownTime != before
         }
         if changed { markDirty() }
     }
@@ -102,7 +102,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     /// A line for the shell after the player is gone: where the listening stopped.
     var summary: String {
         let status = shared.withLock { $0.status }
-        var line = "raudio: \(status.state)"
+        var line = "raudio: \(status.state.name)"
         if let elapsed = status.elapsed, let duration = status.duration {
             line += " at \(TerminalScreen.time(elapsed)) of \(TerminalScreen.time(duration))"
         } else if let progression = status.progression {
@@ -130,15 +130,15 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             let action = state.keyMap.action(for: key, status: state.status, overlay: state.overlay)
             switch action {
             case .show(let overlay): state.overlay = overlay
-            case .command(let line):
+            case .command(let command):
                 if case .chapters = state.overlay { state.overlay = .none }
-                state.status.expect(line)
+                state.status.expect(command)
             case .none: break
             }
             return action
         }
         switch action {
-        case .command(let line): commandContinuation.yield(line)
+        case .command(let command): commandContinuation.yield(command)
         case .show: markDirty()
         case .none: break
         }
@@ -223,7 +223,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
                 state.lastLogMessage = message
                 lines.append((message.kind == .error ? "error: " : message.kind == .warning ? "warning: " : "") + message.text)
             }
-            var summary = [status.state]
+            var summary = [status.state.name]
             if let index = status.chapterIndex, let chapter = status.chapter { summary.append("chapter \(index + 1): \(chapter.title)") }
             let line = summary.joined(separator: " · ")
             if line != state.lastLogLine {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 
 /// What the terminal player shows over the player's status, when asked.
 enum TerminalOverlay: Equatable, Sendable {
@@ -66,15 +67,15 @@ struct TerminalScreen {
 
     private func stateLine() -> StyledLine {
         let (symbol, word): (String, String) = switch status.state {
-        case "playing": ("▶", "Playing")
-        case "paused": ("⏸", "Paused")
-        case "loading": ("…", "Loading")
-        case "stopped": ("■", "Stopped")
-        case "ended": ("■", "Ended")
-        case "failed": ("✖", "Failed")
-        default: ("·", status.state.capitalized)
+        case .playing: ("▶", "Playing")
+        case .paused: ("⏸", "Paused")
+        case .loading: ("…", "Loading")
+        case .stopped: ("■", "Stopped")
+        case .ended: ("■", "Ended")
+        case .failed: ("✖", "Failed")
+        case .idle: ("·", "Idle")
         }
-        var spans = [Span(text: "\(symbol) \(word)", style: status.state == "failed" ? .error : .bold)]
+        var spans = [Span(text: "\(symbol) \(word)", style: status.state == .failed ? .error : .bold)]
         if let elapsed = status.elapsed, let duration = status.duration {
             spans.append(Span(text: "  \(Self.time(elapsed)) / \(Self.time(duration))"))
             if let left = status.remainingAtSpeed {

@@ -48,7 +48,7 @@ import Testing
         let request = try #require(try PlayerCommandParser.parse(line: #"{"command":"status","id":9007199254740993}"#).get())
         #expect(request.id == .integer(9_007_199_254_740_993))
         let ack = PlayerEvent.ack(request.command, id: request.id)
-        #expect(String(decoding: ack.compactUTF8, as: UTF8.self).contains(#""id":9007199254740993"#))
+        #expect(String(decoding: ack.json.compactUTF8, as: UTF8.self).contains(#""id":9007199254740993"#))
         let huge = try #require(try PlayerCommandParser.parse(line: #"{"command":"status","id":-9223372036854775808}"#).get())
         #expect(huge.id == .integer(Int64.min))
     }

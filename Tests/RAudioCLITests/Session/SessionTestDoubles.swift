@@ -24,16 +24,18 @@ final class ControllerDouble: PlaybackController {
 
 /// Keeps every event the session writes, in order (as the terminal and MPRIS receive them).
 final class EventRecorder: EventObserver {
-    private let received = Locked<[JSONValue]>([])
+    private let received = Locked<[PlayerEvent]>([])
 
-    func receive(_ event: JSONValue) { received.withLock { $0.append(event) } }
+    func receive(_ event: PlayerEvent) { received.withLock { $0.append(event) } }
 
-    /// The events of `type`, as objects.
+    var all: [PlayerEvent] { received.withLock { $0 } }
+
+    /// The events of `type`, as the JSON objects a client gets.
     func events(_ type: String) -> [JSONObject] {
-        received.withLock { $0 }.compactMap(\.objectValue).filter { $0["type"]?.stringValue == type }
+        all.filter { $0.kind.rawValue == type }.compactMap(\.json.objectValue)
     }
 
-    var types: [String] { received.withLock { $0 }.compactMap { $0.objectValue?["type"]?.stringValue } }
+    var types: [String] { all.map(\.kind.rawValue) }
 }
 
 /// A session loop over a `ControllerDouble`, its events recorded, its sleep timer on a manual clock.
@@ -44,7 +46,7 @@ struct SessionHarness {
     var loop: SessionLoop
 
     init(chapters: ChapterMap? = nil) {
-        let writer = EventWriter(printsJSONLines: false, observers: [recorder])
+        let writer = EventWriter(observers: [recorder])
         loop = SessionLoop(controller: controller, writer: writer, keepOpen: false, sleepTimer: SleepTimer(clock: clock, tick: nil),
                            chapters: chapters)
     }
@@ -56,7 +58,8 @@ struct SessionHarness {
 
     /// Handles a command line as stdin gives it.
     mutating func command(_ line: String) async throws {
-        _ = try await loop.handle(.commandLine(line))
+        guard let command = IncomingCommand(parsing: line) else { return }
+        _ = try await loop.handle(.command(command))
     }
 
     /// Moves the manual clock by `seconds`, then ticks the sleep timer once.

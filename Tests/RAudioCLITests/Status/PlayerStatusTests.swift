@@ -1,22 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
 
 /// The status the terminal player and MPRIS show is folded from the protocol's own events.
 @Suite struct PlayerStatusTests {
-    static func event(_ text: String) throws -> JSONValue { try JSONParser.parse(Data(text.utf8)) }
+    static func audio(_ seconds: Double, of duration: Double) -> Locator {
+        Locator(href: "a.mp3", type: "audio/mpeg", locations: .init(fragments: ["t=\(seconds)"], totalProgression: seconds / duration))
+    }
+
+    static func text(before: String? = nil, _ highlight: String, after: String? = nil) -> Locator {
+        Locator(href: "c.xhtml", type: "application/xhtml+xml", text: .init(before: before, highlight: highlight, after: after))
+    }
 
     @Test func anAudiobookSessionGivesTitleChapterTimeAndSettings() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.chapters = [.init(title: "One", start: 0), .init(title: "Two", start: 30)]
-        for line in [
-            #"{"v":1,"type":"opened","publication":{"title":"Gull Rock","authors":["Ann"],"narrators":["Ben"],"duration":60,"toc":[]}}"#,
-            #"{"v":1,"type":"settings","speed":1.5,"volume":0.8}"#,
-            #"{"v":1,"type":"state","state":"playing","locator":{"href":"a.mp3","type":"audio/mpeg","locations":{"fragments":["t=40"],"totalProgression":0.75}}}"#,
-            #"{"v":1,"type":"chapter","index":2,"title":"Two","href":"a.mp3#t=30","depth":0,"start":30,"locator":{"href":"a.mp3","type":"audio/mpeg","locations":{"totalProgression":0.75}}}"#,
-        ] { status.apply(try Self.event(line)) }
+        var book = OpenedPublication(Publication(manifest: Manifest(metadata: Metadata(title: .plain("Gull Rock")), readingOrder: []),
+                                                 container: SessionBooks.EmptyContainer(), mediaType: .readiumAudiobook), duration: 60)
+        book.authors = ["Ann"]
+        book.narrators = ["Ben"]
+        let two = ChapterMap.Entry(title: "Two", href: "a.mp3#t=30", depth: 0, readingOrderIndex: 0, start: 30, locator: Self.audio(30, of: 60))
+        for event: PlayerEvent in [
+            .opened(book),
+            .settings(PlayerSettings(speed: 1.5, volume: 0.8)),
+            .state(.playing, locator: Self.audio(40, of: 60)),
+            .chapter(two, index: 1, locator: Self.audio(45, of: 60)),
+        ] { status.apply(event) }
         #expect(status.title == "Gull Rock")
         #expect(status.authors == ["Ann"] && status.narrators == ["Ben"])
         #expect(status.elapsed == 45)
@@ -25,17 +37,17 @@ import Testing
         #expect(status.chapterEnd == 60)
         #expect(status.speed == 1.5 && status.volume == 0.8)
         #expect(status.isPlaying)
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"loading"}"#))
+        status.apply(.state(.loading, locator: nil))
         #expect(status.isPlaying, "a track change after playing is still playing")
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"paused"}"#))
+        status.apply(.state(.paused, locator: nil))
         #expect(!status.isPlaying)
     }
 
     /// A word said twice in a sentence: the range's `text.before` picks the right one.
     @Test func theWordHeardIsFoundAtItsOwnPlaceInTheSentence() throws {
         var status = PlayerStatus(mode: .speech)
-        status.apply(try Self.event(#"{"v":1,"type":"utterance","text":"the cat saw the dog","voice":"en-us","language":"en","locator":{"href":"c.xhtml","type":"application/xhtml+xml","locations":{},"text":{"highlight":"the cat saw the dog"}}}"#))
-        status.apply(try Self.event(#"{"v":1,"type":"range","locator":{"href":"c.xhtml","type":"application/xhtml+xml","locations":{},"text":{"before":"the cat saw ","highlight":"the","after":" dog"}}}"#))
+        status.apply(.utterance(text: "the cat saw the dog", language: "en", voice: "en-us", locator: Self.text("the cat saw the dog")))
+        status.apply(.range(Self.text(before: "the cat saw ", "the", after: " dog")))
         let sentence = try #require(status.sentence)
         let word = try #require(status.word)
         #expect(sentence.distance(from: sentence.startIndex, to: word.lowerBound) == 12)
@@ -44,22 +56,22 @@ import Testing
 
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 990)
-        status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"set","remaining":900}"#), now: 1000)
+        status.apply(.state(.playing, locator: nil), now: 990)
+        status.apply(.sleep(SleepEvent(state: .set, remaining: 900)), now: 1000)
         #expect(status.sleepRemaining(now: 1060) == 840)
         // Paused for an hour: the timer stands still, as the session's does; then it runs on.
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"paused"}"#), now: 1100)
+        status.apply(.state(.paused, locator: nil), now: 1100)
         #expect(status.sleepRemaining(now: 4700) == 800)
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 4700)
-        status.apply(try Self.event(#"{"v":1,"type":"state","state":"playing"}"#), now: 4710)
+        status.apply(.state(.playing, locator: nil), now: 4700)
+        status.apply(.state(.playing, locator: nil), now: 4710)
         #expect(status.sleepRemaining(now: 4720) == 780)
-        status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"set","until":"chapter"}"#))
+        status.apply(.sleep(SleepEvent(state: .set, untilChapterEnd: true)))
         #expect(status.sleep == .endOfChapter)
-        status.apply(try Self.event(#"{"v":1,"type":"sleep","state":"off"}"#))
+        status.apply(.sleep(SleepEvent(state: .off)))
         #expect(status.sleep == .off)
-        status.apply(try Self.event(#"{"v":1,"type":"warning","code":"track-corrupt","message":"b.mp3: broken","fatal":false}"#))
+        status.apply(.warning(PlayerIssue(code: "track-corrupt", message: "b.mp3: broken")))
         #expect(status.message == .init(kind: .warning, text: "b.mp3: broken"))
-        status.apply(try Self.event(#"{"v":1,"type":"future-event","anything":1}"#))
-        #expect(status.message?.text == "b.mp3: broken", "unknown events are ignored")
+        status.apply(.toc([], current: nil))
+        #expect(status.message?.text == "b.mp3: broken", "events that show nothing change nothing")
     }
 }

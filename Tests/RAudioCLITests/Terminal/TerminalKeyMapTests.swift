@@ -2,18 +2,18 @@
 import Testing
 @testable import RAudioCLI
 
-/// Each key of the terminal player and the command it sends (the words stdin takes).
+/// Each key of the terminal player and the command it sends.
 @Suite struct TerminalKeyMapTests {
     @Test func keysOfAnAudiobook() {
         var map = TerminalKeyMap()
         var status = TerminalScreenTests.audiobookStatus()
         status.sleep = .off
         let expectations: [(Key, TerminalAction)] = [
-            (.character(" "), .command("toggle")), (.left, .command("seek -10")), (.right, .command("seek +10")),
-            (.up, .command("chapter previous")), (.down, .command("chapter next")),
-            (.character("["), .command("speed 1.4")), (.character("]"), .command("speed 1.6")),
-            (.character("-"), .command("volume 0.7")), (.character("+"), .command("volume 0.9")), (.character("="), .command("volume 0.9")),
-            (.character("b"), .command("bookmark")), (.character("q"), .command("quit")),
+            (.character(" "), .command(.toggle)), (.left, .command(.seek(.relative(seconds: -10)))), (.right, .command(.seek(.relative(seconds: 10)))),
+            (.up, .command(.chapter(.previous))), (.down, .command(.chapter(.next))),
+            (.character("["), .command(.speed(1.4))), (.character("]"), .command(.speed(1.6))),
+            (.character("-"), .command(.volume(0.7))), (.character("+"), .command(.volume(0.9))), (.character("="), .command(.volume(0.9))),
+            (.character("b"), .command(.bookmark(note: nil))), (.character("q"), .command(.quit)),
             (.character("?"), .show(.help)), (.character("c"), .show(.chapters(selected: 1))), (.character("x"), .none),
         ]
         for (key, action) in expectations { #expect(map.action(for: key, status: status, overlay: .none) == action, "\(key)") }
@@ -22,14 +22,14 @@ import Testing
     @Test func speechMovesBySentenceAndLimitsHold() {
         var map = TerminalKeyMap()
         var status = PlayerStatus(mode: .speech)
-        #expect(map.action(for: .left, status: status, overlay: .none) == .command("previous"))
-        #expect(map.action(for: .right, status: status, overlay: .none) == .command("next"))
+        #expect(map.action(for: .left, status: status, overlay: .none) == .command(.previous))
+        #expect(map.action(for: .right, status: status, overlay: .none) == .command(.next))
         status.speed = 3
         status.volume = 0
-        #expect(map.action(for: .character("]"), status: status, overlay: .none) == .command("speed 3"))
-        #expect(map.action(for: .character("-"), status: status, overlay: .none) == .command("volume 0"))
+        #expect(map.action(for: .character("]"), status: status, overlay: .none) == .command(.speed(3)))
+        #expect(map.action(for: .character("-"), status: status, overlay: .none) == .command(.volume(0)))
         status.speed = 1.25
-        #expect(map.action(for: .character("]"), status: status, overlay: .none) == .command("speed 1.4"), "back on the 0.1 grid")
+        #expect(map.action(for: .character("]"), status: status, overlay: .none) == .command(.speed(1.4)), "back on the 0.1 grid")
         #expect(map.action(for: .character("c"), status: status, overlay: .none) == .none, "no chapter list without a toc")
     }
 
@@ -47,7 +47,7 @@ import Testing
             default: .after(remaining: 60, since: 0)
             }
         }
-        #expect(sent == ["sleep 15m", "sleep 30m", "sleep 60m", "sleep chapter", "sleep off", "sleep 15m"].map { .command($0) })
+        #expect(sent == [SleepRequest.after(seconds: 900), .after(seconds: 1800), .after(seconds: 3600), .endOfChapter, .off, .after(seconds: 900)].map { .command(.sleep($0)) })
     }
 
     @Test func theChapterListIsNavigatedAndPicked() {
@@ -56,7 +56,7 @@ import Testing
         #expect(map.action(for: .down, status: status, overlay: .chapters(selected: 0)) == .show(.chapters(selected: 1)))
         #expect(map.action(for: .down, status: status, overlay: .chapters(selected: 1)) == .show(.chapters(selected: 1)))
         #expect(map.action(for: .up, status: status, overlay: .chapters(selected: 0)) == .show(.chapters(selected: 0)))
-        #expect(map.action(for: .enter, status: status, overlay: .chapters(selected: 1)) == .command("chapter 2"))
+        #expect(map.action(for: .enter, status: status, overlay: .chapters(selected: 1)) == .command(.chapter(.number(2))))
         #expect(map.action(for: .escape, status: status, overlay: .chapters(selected: 1)) == .show(.none))
         #expect(map.action(for: .character("q"), status: status, overlay: .help) == .show(.none), "any key closes the help")
     }

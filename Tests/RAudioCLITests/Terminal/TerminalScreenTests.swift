@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import ReadiumShared
+import ReadiumNavigator
 import Testing
 @testable import RAudioCLI
 
@@ -14,7 +15,7 @@ import Testing
         status.duration = 3723
         status.chapters = [.init(title: "The Storm", start: 0), .init(title: "The Ship", start: 1800)]
         status.chapterIndex = 1
-        status.state = "playing"
+        status.state = .playing
         status.totalProgression = 0.5
         status.speed = 1.5
         status.volume = 0.8
@@ -64,7 +65,7 @@ import Testing
 
     @Test func theSentenceShowsTheWordHeardAndStaysInView() {
         var status = PlayerStatus(mode: .speech)
-        status.state = "playing"
+        status.state = .playing
         let sentence = "The wind rose over the rocks at dusk,\n      and the keeper climbed the long stair to light the lamp before the storm."
         status.sentence = sentence
         status.word = sentence.range(of: "keeper")
