@@ -4,8 +4,8 @@ import PackageDescription
 
 /// raudio: a headless audiobook and text-to-speech playback engine for Linux.
 ///
-/// The arrows point one way: raudio -> RAudioCLI -> RAudioEngine -> {ReadiumNavigator, ReadiumStreamer}
-/// -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules.
+/// The arrows point one way: raudio -> RAudioCLI -> RAudioPlayer -> {RAudioEngine, RAudioState} -> {ReadiumNavigator,
+/// ReadiumStreamer} -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules.
 let package = Package(
     name: "raudio",
     platforms: [.macOS(.v14)],
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ReadiumNavigator", targets: ["ReadiumNavigator"]),
         .library(name: "RAudioEngine", targets: ["RAudioEngine"]),
         .library(name: "RAudioState", targets: ["RAudioState"]),
+        .library(name: "RAudioPlayer", targets: ["RAudioPlayer"]),
         .executable(name: "raudio", targets: ["raudio"]),
     ],
     dependencies: [
@@ -66,10 +67,13 @@ let package = Package(
         ),
         // The listening state (positions, settings) in SQLite through GRDB.
         .target(name: "RAudioState", dependencies: ["ReadiumShared", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A listening session as a library: typed events and commands, chapters, the sleep timer, the listening
+        // memory (resume, bookmarks), the player's status, exit statuses. What an app embeds; the CLI's front ends use it.
+        .target(name: "RAudioPlayer", dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState"]),
         .target(
             name: "RAudioCLI",
             dependencies: [
-                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState",
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -101,7 +105,7 @@ let package = Package(
         // `make fuzz` only: libFuzzer drivers for the parsers, built with -sanitize=fuzzer -DFUZZING.
         .executableTarget(
             name: "raudio-fuzz",
-            dependencies: ["CFuzzerSupport", "ReadiumShared", "ReadiumStreamer", "RAudioCLI"]
+            dependencies: ["CFuzzerSupport", "ReadiumShared", "ReadiumStreamer", "RAudioPlayer", "RAudioCLI"]
         ),
 
         // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.
@@ -111,7 +115,7 @@ let package = Package(
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
+        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
         // The measuring parts of raudio-bench (what speak-gaps compares).
         .testTarget(name: "RAudioBenchTests", dependencies: ["raudio-bench", "RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
     ],

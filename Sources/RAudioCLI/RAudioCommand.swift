@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumShared
 
 /// The `raudio` command line: a root command with one subcommand per task.

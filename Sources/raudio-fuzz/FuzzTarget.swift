@@ -2,6 +2,7 @@
 #if FUZZING
 import Foundation
 @testable import RAudioCLI
+@testable import RAudioPlayer
 import RAudioEngine
 import ReadiumShared
 @testable import ReadiumStreamer

@@ -4,6 +4,7 @@ import RAudioTestSupport
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// Chapters: `chapter` events as the table-of-contents entry heard changes, `chapter next|previous|N`,
 /// `toc`, and `sleep chapter`, with the real binary (the sample audiobook's six entries, two per track).

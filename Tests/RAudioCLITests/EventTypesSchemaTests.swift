@@ -5,6 +5,7 @@ import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 @testable import RAudioState
 
 /// docs/events.schema.json checked against the Swift types: every kind of event raudio can print

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioCLI
+import RAudioPlayer
 import RAudioTestSupport
 import ReadiumNavigator
 import Testing

@@ -2,12 +2,13 @@
 import ReadiumNavigator
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// A fatal navigator issue's typed code decides the exit status (docs/events.md, Exit codes).
 @Suite("Fatal issue exit statuses")
 struct FatalIssueStatusTests {
     @Test(arguments: [
-        (NavigatorIssue.Code.audioServerLost, RAudioCLI.ExitStatus.audioServerUnavailable),
+        (NavigatorIssue.Code.audioServerLost, RAudioPlayer.ExitStatus.audioServerUnavailable),
         (.audioServerUnavailable, .audioServerUnavailable),
         (.outputLost, .audioServerUnavailable),
         (.trackUnreachable, .serviceUnavailable),
@@ -20,7 +21,7 @@ struct FatalIssueStatusTests {
         (.noText, .badData),
         (NavigatorIssue.Code(rawValue: "a-code-of-tomorrow"), .badData),
     ])
-    func fatalCodeGivesItsExitStatus(code: NavigatorIssue.Code, status: RAudioCLI.ExitStatus) {
-        #expect(RAudioCLI.ExitStatus(fatalIssueCode: code) == status)
+    func fatalCodeGivesItsExitStatus(code: NavigatorIssue.Code, status: RAudioPlayer.ExitStatus) {
+        #expect(RAudioPlayer.ExitStatus(fatalIssueCode: code) == status)
     }
 }

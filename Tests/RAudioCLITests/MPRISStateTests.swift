@@ -5,6 +5,7 @@ import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The MPRIS mapping without a bus: which track is heard, `Position` between events, when `Seeked`
 /// goes out, and the commands the methods become (the sample book's timings: 61.73 s, entries at 0,

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 private func failure(_ line: String) -> CommandParseError? {
     if case .failure(let error) = PlayerCommandParser.parse(line: line) { return error }

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The command, or nil when the line failed or was ignored.
 private func command(_ line: String) -> PlayerCommand? {

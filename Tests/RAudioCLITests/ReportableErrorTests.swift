@@ -6,6 +6,7 @@ import ReadiumShared
 import ReadiumStreamer
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// Every module's errors have one shape (`ReportableError`): a stable hyphenated code word, the file or
 /// href they are about, a message, the C status where there is one.

@@ -4,6 +4,7 @@ import RAudioTestSupport
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The sleep timer's words, and its wiring end to end: its events, the fade measured in a rendered WAV,
 /// the pause (not a quit) with the position saved. What it does in the session, in listening time, is in

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 
 /// `raudio espeak-worker` (hidden): one eSpeak NG worker of `raudio speak --jobs N`, speaking the
 /// requests on its stdin to its stdout (`ESpeakWorkerServer`) until stdin ends. Not for people.

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumShared
 import ReadiumStreamer
 

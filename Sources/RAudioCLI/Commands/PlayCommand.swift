@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioPlayer
 
 /// `raudio play PATH`: plays an audiobook, reporting JSON-lines events on stdout and taking commands on stdin.
 struct PlayCommand: AsyncParsableCommand {

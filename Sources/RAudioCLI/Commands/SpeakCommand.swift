@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// `raudio speak PATH`: reads an EPUB aloud with eSpeak NG; events as JSON lines on stdout, commands on stdin.

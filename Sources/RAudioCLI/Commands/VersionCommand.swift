@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import RAudioEngine
+import RAudioPlayer
 
 /// `raudio version`: the raudio version, the C libraries it is linked against, and where its data comes from.
 struct VersionCommand: ParsableCommand {

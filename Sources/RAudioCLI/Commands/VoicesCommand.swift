@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumNavigator
 import ReadiumShared
 
@@ -72,20 +73,7 @@ struct VoicesCommand: ParsableCommand {
 
     /// ". Close matches: ..." listing voice languages near `tag`, or "" when none is near.
     static func closeMatches(to tag: String, in voices: [TTSVoice]) -> String {
-        let wanted = tag.lowercased().replacingOccurrences(of: "_", with: "-")
-        var seen: Set<String> = []
-        let codes = voices.flatMap(\.languages).map(\.code).filter { seen.insert($0.lowercased()).inserted }
-        // A tag longer than every voice's by more than one edit is near none: no distance is worth computing.
-        guard wanted.count <= (codes.map(\.count).max() ?? 0) + 1 else { return "" }
-        let scored = codes.map { code -> (String, Int) in
-            let lower = code.lowercased()
-            let base = String(lower.split(separator: "-").first ?? "")
-            let distance = min(EditDistance.between(wanted, lower), EditDistance.between(String(wanted.prefix(3)), base) + (lower == base ? 0 : 1))
-            return (code, distance)
-        }
-        let close = scored.filter { $0.1 <= 1 || (!wanted.isEmpty && $0.0.lowercased().hasPrefix(wanted)) }
-            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(8).map(\.0)
-        return close.isEmpty ? "" : ". Close matches: \(close.joined(separator: ", "))"
+        VoiceResolver.closeMatches(to: tag, in: voices)
     }
 
     /// One voice's line; `quality` is a Piper voice's (`medium`), nil for eSpeak NG.
@@ -109,23 +97,5 @@ struct VoicesCommand: ParsableCommand {
         return rows.map { row in
             (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3]
         }.joined(separator: "\n")
-    }
-}
-
-/// Levenshtein distance between short strings (language tags), for "did you mean" lists.
-enum EditDistance {
-    static func between(_ first: String, _ second: String) -> Int {
-        let a = Array(first), b = Array(second)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// What the MPRIS methods and writable properties ask of the player (the session answers with `ack` or
 /// `error` events as for stdin).

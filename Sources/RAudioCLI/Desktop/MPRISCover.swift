@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The publication's cover, written to a file for desktop widgets (`mpris:artUrl` takes a URL, not bytes).

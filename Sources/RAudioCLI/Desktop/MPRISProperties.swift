@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 
 /// The properties of the two MPRIS interfaces, as D-Bus values computed from the state.
 ///

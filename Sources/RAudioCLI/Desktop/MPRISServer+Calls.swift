@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 
 /// Answers the method calls to `/org/mpris/MediaPlayer2`, on the "raudio.mpris" thread.
 extension MPRISServer {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumShared
 
 /// The desktop's media controls: raudio as an MPRIS 2 player on the D-Bus session bus, named

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumShared
 
 /// What the MPRIS server knows and last told the bus: the session's `PlayerStatus`, the clock that

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioPlayer
 /// What MPRIS calls the "track": the table-of-contents entry being heard, else the whole book.
 ///
 /// An audiobook whose entries have times (`track.mp3#t=120`, M4B chapters) makes each entry a track:

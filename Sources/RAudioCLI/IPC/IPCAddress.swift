@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
+import RAudioPlayer
 
 /// `--ipc`: where the IPC server listens, a unix socket or a WebSocket address.
 enum IPCAddress: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {

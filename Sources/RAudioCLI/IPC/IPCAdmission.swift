@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import NIOHTTP1
+import RAudioPlayer
 import Synchronization
 
 /// Who may be answered and who may open a WebSocket: the `Host`, `Origin`, `Sec-Fetch-Site` and token

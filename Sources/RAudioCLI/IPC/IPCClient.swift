@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import NIOCore
 import NIOWebSocket
+import RAudioPlayer
 
 /// One connected client of the IPC server: its channel, how to frame what it is sent, how much of
 /// that it has not taken yet, and how many of its commands wait to be handled.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import NIOCore
+import RAudioPlayer
 import ReadiumShared
 
 /// The IPC server's clients and what a new one is told: confined to the server's event loop.

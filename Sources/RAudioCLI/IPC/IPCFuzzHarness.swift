@@ -7,6 +7,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOWebSocket
+import RAudioPlayer
 import ReadiumShared
 
 /// Feeds raw bytes to the IPC server's connection handlers as a client would send them, on an

@@ -2,6 +2,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import RAudioPlayer
 
 /// Answers an HTTP request that did not become a WebSocket: with `--web`, the read-along site
 /// (`ReadAlongSite`) for GET and HEAD; else 403 or 401 when `IPCAdmission` refused it, or 426 (only

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import NIOCore
+import RAudioPlayer
 
 /// What one IPC or `--web` client may hold of the player: connections, time to send a request, time
 /// to take what it is sent. See docs/SECURITY.md.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import NIOCore
+import RAudioPlayer
 
 /// Reads a unix-socket client's commands, one JSON or words line each, and hands them to the session.
 ///

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import RAudioPlayer
 import ReadiumShared
 
 /// Speaks the protocol of docs/events.md to other processes: over unix sockets (JSON lines) and

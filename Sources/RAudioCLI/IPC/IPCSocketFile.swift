@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// The unix socket's file: checked before binding, created private (0600).
 enum IPCSocketFile {

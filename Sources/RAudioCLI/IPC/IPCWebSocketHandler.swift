@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import NIOCore
 import NIOWebSocket
+import RAudioPlayer
 import ReadiumShared
 
 /// A WebSocket client once upgraded: text frames are commands, one per message; binary frames are

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// The `Sec-WebSocket-Key` rule of RFC 6455 §4.1: exactly one, the base64 of 16 bytes (24 characters).
 enum IPCWebSocketKey {

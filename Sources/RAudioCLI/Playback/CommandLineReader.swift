@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Dispatch
 import Foundation
+import RAudioPlayer
 
 /// Reads stdin line by line on a thread of its own and hands the lines out as an `AsyncStream`.
 ///

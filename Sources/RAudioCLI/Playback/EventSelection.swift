@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
+import RAudioPlayer
 
 /// `--events`: which kinds of events stdout gets. `state,utterance` keeps those kinds only; `all,-range,-position`
 /// (or `--events=-range`) keeps every kind but those. `error` events always go out: a program must be told

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioPlayer
 import ReadiumShared
 
 /// The stdout writer: prints events as JSON lines on stdout (docs/events.md), and the message of each

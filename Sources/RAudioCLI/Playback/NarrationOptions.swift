@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioPlayer
 import ReadiumNavigator
 import ReadiumShared
 

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import RAudioState
 
 /// The options every streaming command shares (`play` and `speak`).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The part of a streaming session `raudio play` and `raudio speak` share: prints `opened`, moves to

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// Who follows a streaming session besides a program reading stdout: the terminal player (which then

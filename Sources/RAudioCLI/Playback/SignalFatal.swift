@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// SIGQUIT and the fatal signals (SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE): the terminal is put
 /// back, then the process ends.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// Turns SIGINT, SIGTERM and SIGHUP (the terminal went away: treated like SIGTERM) into an
 /// `AsyncStream`, so a streaming command can stop cleanly: flush the output, emit a final `state`

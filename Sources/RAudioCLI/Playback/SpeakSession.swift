@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import RAudioState
 import ReadiumNavigator
 import ReadiumShared

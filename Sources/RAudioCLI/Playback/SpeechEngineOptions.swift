@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioPlayer
 
 /// Which speech engine speaks, and where Piper voices are found (`raudio speak` and `raudio voices`).
 struct SpeechEngineOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The media overlays of a publication for `raudio info`: per reading-order item, its SMIL href, how

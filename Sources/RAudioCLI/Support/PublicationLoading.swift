@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import ReadiumShared
 import RAudioEngine
+import RAudioPlayer
+import ReadiumShared
 import ReadiumStreamer
 
 /// Opens the publication a command was given, turning failures into `CommandFailure`s.

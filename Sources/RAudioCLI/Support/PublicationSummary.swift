@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// A readable summary of a publication, for `raudio info --human`.
@@ -63,10 +64,6 @@ struct PublicationSummary {
 
     /// `1:02:03` or `2:03`.
     static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let hours = total / 3600
-        let minutes = total / 60 % 60
-        let secs = total % 60
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+        PlaceDescription.clock(seconds)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// Writes to stdout and stderr with POSIX `write`, so a closed pipe is an error to handle, not a crash.
 ///

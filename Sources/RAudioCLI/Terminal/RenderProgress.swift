@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// A progress bar on stderr while rendering to a WAV file (when stderr is a terminal): how far, the

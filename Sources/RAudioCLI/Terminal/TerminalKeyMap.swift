@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioPlayer
 /// What a key does in the terminal player: a command of the protocol, or a change of what the display shows.
 enum TerminalAction: Equatable, Sendable {
     case command(PlayerCommand)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The terminal's settings while the player runs, and the one place that puts them back.

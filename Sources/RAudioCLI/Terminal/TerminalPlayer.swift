@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The player people use in a terminal: draws the session's status (`TerminalScreen`) instead of

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import ReadiumShared
 
 /// The resources a publication declares, by the hrefs its manifest gives them: what the page server may

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 
 /// `--open`: shows a URL in the desktop's browser with `xdg-open`, without waiting for it.
 enum DesktopBrowser {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 /// A request's `Range` header (RFC 9110 §14), for one range of bytes.
 ///
 /// `bytes=10-19`, `bytes=10-` and `bytes=-20` are understood. Several ranges (`bytes=0-1,5-6`) or

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioEngine
+import RAudioPlayer
 import ReadiumShared
 
 /// What `--web` serves over HTTP beside its WebSocket: the read-along page (from `web/`, found as the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 @testable import RAudioCLI
+@testable import RAudioPlayer
 import RAudioTestSupport
 import ReadiumShared
 import ReadiumStreamer

@@ -4,6 +4,7 @@ import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// Chapters that share a file (Project Gutenberg's layout): each table-of-contents entry `book.xhtml#chN`
 /// is placed at its element, so the chapter being heard, `chapter N` and `sleep chapter` follow the text.

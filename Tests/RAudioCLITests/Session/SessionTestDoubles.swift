@@ -4,6 +4,7 @@ import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// A navigator behind the session, as a test double: it records what the session asks of it and
 /// answers `status` with what the test set. The test sends the navigator's events itself, through

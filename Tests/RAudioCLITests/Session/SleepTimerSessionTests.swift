@@ -4,6 +4,7 @@ import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The sleep timer in the session, on a manual clock: it counts listening time only, fades over its last
 /// 10 s and pauses; `sleep chapter` pauses at the end of a chapter heard to its end, never at a chapter the

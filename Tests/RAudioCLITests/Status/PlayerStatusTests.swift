@@ -4,6 +4,7 @@ import ReadiumNavigator
 import ReadiumShared
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The status the terminal player and MPRIS show is folded from the protocol's own events.
 @Suite struct PlayerStatusTests {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// Text is measured in terminal columns: wide CJK characters, zero-width combining marks, one column
 /// per Hebrew or Arabic letter.

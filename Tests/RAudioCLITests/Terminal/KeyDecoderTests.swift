@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The bytes a terminal sends become keys, whatever way they are split between reads.
 @Suite struct KeyDecoderTests {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// Each key of the terminal player and the command it sends.
 @Suite struct TerminalKeyMapTests {

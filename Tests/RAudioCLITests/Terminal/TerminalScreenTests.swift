@@ -4,6 +4,7 @@ import ReadiumShared
 import ReadiumNavigator
 import Testing
 @testable import RAudioCLI
+@testable import RAudioPlayer
 
 /// The terminal player's frame, laid out without a terminal: every line fits the window, the parts
 /// the issue names are there, and the escape sequences follow what the terminal allows.

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import ReadiumNavigator
+import ReadiumShared
+
+/// Finds a voice from what a user typed: a voice identifier, or a BCP-47 tag one voice speaks.
+public enum VoiceResolver {
+    public static func voice(for text: String, in engine: any TTSEngine) -> TTSVoice? {
+        if let voice = engine.voice(withIdentifier: text) { return voice }
+        let language = Language(code: text)
+        guard language.isWellFormed else { return nil }
+        let choice = engine.voice(forLanguage: language)
+        return choice.isFallback ? nil : choice.voice
+    }
+
+    /// "no voice or language X. Close matches: ..." for a usage error.
+    public static func unknownMessage(_ text: String, in engine: any TTSEngine) -> String {
+        let wanted = text.lowercased()
+        let identifiers = engine.availableVoices.map(\.identifier)
+            .filter { EditDistance.between(wanted, $0) <= 2 || $0.hasPrefix(wanted) }
+            .sorted { (EditDistance.between(wanted, $0), $0) < (EditDistance.between(wanted, $1), $1) }
+            .prefix(8)
+        var message = "no voice or language \"\(text)\" (see raudio voices)"
+        if !identifiers.isEmpty { message += ". Close matches: \(identifiers.joined(separator: ", "))" }
+        else { message += closeMatches(to: text, in: engine.availableVoices) }
+        return message
+    }
+
+    /// ". Close matches: ..." listing voice languages near `tag`, or "" when none is near.
+    public static func closeMatches(to tag: String, in voices: [TTSVoice]) -> String {
+        let wanted = tag.lowercased().replacingOccurrences(of: "_", with: "-")
+        var seen: Set<String> = []
+        let codes = voices.flatMap(\.languages).map(\.code).filter { seen.insert($0.lowercased()).inserted }
+        // A tag longer than every voice's by more than one edit is near none: no distance is worth computing.
+        guard wanted.count <= (codes.map(\.count).max() ?? 0) + 1 else { return "" }
+        let scored = codes.map { code -> (String, Int) in
+            let lower = code.lowercased()
+            let base = String(lower.split(separator: "-").first ?? "")
+            let distance = min(EditDistance.between(wanted, lower), EditDistance.between(String(wanted.prefix(3)), base) + (lower == base ? 0 : 1))
+            return (code, distance)
+        }
+        let close = scored.filter { $0.1 <= 1 || (!wanted.isEmpty && $0.0.lowercased().hasPrefix(wanted)) }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(8).map(\.0)
+        return close.isEmpty ? "" : ". Close matches: \(close.joined(separator: ", "))"
+    }
+
+}

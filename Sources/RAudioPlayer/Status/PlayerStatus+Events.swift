@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import ReadiumNavigator
+import ReadiumShared
+
+extension PlayerStatus {
+    /// Folds one event in.
+    public mutating func apply(_ event: PlayerEvent, now: Double = Date().timeIntervalSince1970) {
+        switch event {
+        case .opened(let publication):
+            title = publication.title
+            duration = publication.duration ?? duration
+            authors = publication.authors
+            narrators = publication.narrators
+        case .state(let state, let locator, _, _):
+            if state == .playing { wasPlaying = true } else if state != .loading { wasPlaying = false }
+            if (state == .playing) != (self.state == .playing) { followSleepTimer(isPlaying: state == .playing, now: now) }
+            self.state = state
+            take(locator)
+        case .position(let locator, _):
+            take(locator)
+        case .track(let index, let link, let locator):
+            trackIndex = index
+            trackTitle = link.title
+            take(locator)
+        case .chapter(let entry, let index, let locator):
+            chapterIndex = index
+            while chapters.count <= index { chapters.append(Chapter(title: "", start: nil)) }
+            chapters[index].title = entry.title
+            if let start = entry.start { chapters[index].start = start }
+            take(locator)
+        case .utterance(let text, _, let voice, let locator):
+            self.voice = voice
+            applyUtterance(text: text, locator: locator)
+        case .narration(let text, _, let locator, _):
+            applyUtterance(text: text, locator: locator)
+        case .range(let locator):
+            applyRange(locator)
+        case .settings(let settings):
+            speed = settings.speed
+            volume = settings.volume
+            if let pitch = settings.pitch { self.pitch = pitch }
+            if let voice = settings.voice { self.voice = voice }
+        case .sleep(let sleep):
+            applySleep(sleep, now: now)
+        case .warning(let issue):
+            message = Message(kind: .warning, text: issue.message)
+        case .error(let issue):
+            message = Message(kind: .error, text: issue.message)
+        case .bookmark(let bookmark):
+            message = Message(kind: .info, text: "bookmark \(bookmark.id) saved")
+        case .ack(let command, _):
+            if command.movesThePosition { jumps += 1 }
+        case .bookmarks, .toc, .hello, .listening:
+            break
+        }
+    }
+
+    private mutating func take(_ locator: Locator?) {
+        guard let locator else { return }
+        totalProgression = locator.locations.totalProgression
+        locatorCount += 1
+    }
+
+    private mutating func applyUtterance(text: String, locator: Locator) {
+        take(locator)
+        sentence = locator.text.highlight ?? text
+        word = nil
+    }
+
+    /// Finds the word of a `range` event in the sentence: of the places the word occurs, the one whose
+    /// text before it in the sentence agrees longest with the locator's `text.before` (a word can be
+    /// said twice in one sentence).
+    private mutating func applyRange(_ locator: Locator) {
+        guard let sentence, let heard = locator.text.highlight, !heard.isEmpty else { return }
+        let before = locator.text.before ?? ""
+        var best: (range: Range<String.Index>, agreement: Int)?
+        var searchStart = sentence.startIndex
+        while let found = sentence.range(of: heard, range: searchStart..<sentence.endIndex) {
+            let prefix = sentence[..<found.lowerBound]
+            let agrees = before.hasSuffix(prefix) || prefix.hasSuffix(before)
+            let agreement = agrees ? min(prefix.count, before.count) : -1
+            if best == nil || agreement > best!.agreement { best = (found, agreement) }
+            searchStart = sentence.index(after: found.lowerBound)
+        }
+        word = best?.range
+    }
+
+    private mutating func applySleep(_ event: SleepEvent, now: Double) {
+        switch event.state {
+        case .set, .running:
+            isSleepFading = false
+            if event.untilChapterEnd {
+                sleep = .endOfChapter
+            } else if let remaining = event.remaining {
+                sleep = .after(remaining: remaining, since: now)
+            }
+        case .fading:
+            isSleepFading = true
+        case .fired, .off:
+            if event.state == .fired { message = Message(kind: .info, text: "sleep timer: paused") }
+            sleep = .off
+            isSleepFading = false
+        }
+    }
+
+    /// Seconds until the sleep timer fires, counted down from its last event while playing (the timer
+    /// counts listening time: it stands still while paused or loading, as the session's does).
+    public func sleepRemaining(now: Double = Date().timeIntervalSince1970) -> Double? {
+        guard case .after(let remaining, let since) = sleep else { return nil }
+        guard state == .playing else { return remaining }
+        return max(0, remaining - (now - since))
+    }
+
+    /// Holds the countdown when playback stops playing, and runs it again from now when it plays.
+    private mutating func followSleepTimer(isPlaying: Bool, now: Double) {
+        guard case .after(let remaining, let since) = sleep else { return }
+        sleep = .after(remaining: isPlaying ? remaining : max(0, remaining - (now - since)), since: now)
+    }
+}
