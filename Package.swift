@@ -116,6 +116,7 @@ let package = Package(
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
         .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
+        .testTarget(name: "RAudioPlayerTests", dependencies: ["RAudioTestSupport", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer"]),
         // The measuring parts of raudio-bench (what speak-gaps compares).
         .testTarget(name: "RAudioBenchTests", dependencies: ["raudio-bench", "RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
     ],

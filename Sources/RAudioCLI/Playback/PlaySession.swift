@@ -112,7 +112,7 @@ struct PlaySession {
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
                                              chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(navigator, opened: opened) {
             guard let from = options.from else {
-                if let resume = memory?.resumePoint { await resumeAt(resume.locator, navigator, chapters: chapters) }
+                await Self.resume(navigator, memory: memory, chapters: chapters)
                 return nil
             }
             if case .start = from { return nil }
@@ -161,9 +161,7 @@ struct PlaySession {
     /// Moves to `--from` before playing; returns a message when it is unusable.
     private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
         guard let from = options.from else {
-            if let resume = memory?.resumePoint, await resumeAt(resume.locator, navigator, chapters: chapters), resume.rewind > 0 {
-                await navigator.seek(by: -resume.rewind)
-            }
+            await Self.resume(navigator, memory: memory, chapters: chapters)
             return nil
         }
         switch from {
@@ -187,23 +185,18 @@ struct PlaySession {
         return nil
     }
 
-    /// Goes where the book was left; a saved position that no longer fits the book is said and ignored.
-    @discardableResult
-    private func resumeAt(_ locator: Locator, _ navigator: some Navigator, chapters: ChapterMap) async -> Bool {
-        do {
-            try await navigator.go(to: locator)
-            StandardStreams.printError("raudio: resuming where the book was left: \(await describe(locator, navigator, chapters: chapters))")
-            return true
-        } catch {
+    /// Goes where the book was left, and says so on stderr; a saved position that no longer fits the book
+    /// is said and ignored.
+    static func resume(_ navigator: some Navigator, memory: ListeningMemory?, chapters: ChapterMap) async {
+        guard let memory else { return }
+        switch await memory.resume(navigator, chapters: chapters) {
+        case .fromTheStart:
+            break
+        case .resumed(let place, _):
+            StandardStreams.printError("raudio: resuming where the book was left: \(place)")
+        case .savedPlaceLost(let locator, let error):
             StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
-            return false
         }
-    }
-
-    /// The resumed place for a person: chapter, and for audio the time in the book and its length.
-    private func describe(_ locator: Locator, _ navigator: some Navigator, chapters: ChapterMap) async -> String {
-        let length = await (navigator as? AudioNavigator)?.totalDuration
-        return PlaceDescription.describe(locator, chapter: chapters.title(of: locator), timeInBook: chapters.time(of: locator), bookLength: length)
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.

@@ -93,13 +93,7 @@ struct SpeakSession {
         case nil:
             // Where the book was left: the utterance being spoken then.
             // (No auto-rewind: speech starts again at the start of the sentence it was in.)
-            guard let resume = memory?.resumePoint?.locator else { return nil }
-            do {
-                try await synthesizer.go(to: resume)
-                StandardStreams.printError("raudio: resuming where the book was left: \(PlaceDescription.describe(resume, chapter: chapters.title(of: resume)))")
-            } catch {
-                StandardStreams.printError("raudio: warning: the saved position (\(resume.href)) is not in this book any more (\(error)); starting from the beginning")
-            }
+            await PlaySession.resume(synthesizer, memory: memory, chapters: chapters)
             return nil
         case .start?, .seconds?:
             return nil

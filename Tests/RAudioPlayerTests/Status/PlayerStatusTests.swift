@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioTestSupport
 import Foundation
 import ReadiumNavigator
 import ReadiumShared
 import Testing
-@testable import RAudioCLI
 @testable import RAudioPlayer
 
 /// The status the terminal player and MPRIS show is folded from the protocol's own events.

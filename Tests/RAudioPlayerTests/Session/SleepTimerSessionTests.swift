@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioTestSupport
 import Foundation
 import ReadiumNavigator
 import ReadiumShared
 import Testing
-@testable import RAudioCLI
 @testable import RAudioPlayer
 
 /// The sleep timer in the session, on a manual clock: it counts listening time only, fades over its last

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioTestSupport
 import Foundation
 import ReadiumNavigator
 import ReadiumShared
 import Testing
-@testable import RAudioCLI
 @testable import RAudioPlayer
 
 /// Chapters that share a file (Project Gutenberg's layout): each table-of-contents entry `book.xhtml#chN`
