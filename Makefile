@@ -90,9 +90,9 @@ bench: release ## Run the benchmarks against their targets and reference tools; 
 	$(SWIFT_RELEASE) --product raudio-bench
 	@bash scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
 
-DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine
+DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine RAudioPlayer
 
-docs: deps ## Build the DocC documentation of the four libraries as static HTML in build/docs (fails on a warning)
+docs: deps ## Build the DocC documentation of the five libraries as static HTML in build/docs (fails on a warning)
 	@bash scripts/docs.sh "$(SWIFT)" build/docs $(DOCC_TARGETS)
 
 samples: deps ## Regenerate samples/ from its text (see samples/README.md)

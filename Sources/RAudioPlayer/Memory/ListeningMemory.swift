@@ -26,11 +26,16 @@ public final class ListeningMemory {
     private let saveInterval: Double
     private let warn: @Sendable (String) -> Void
 
-    /// The memory of `publication` (opened from `path`, a file or a URL) in `store`, for a session of
-    /// `mode` (`play`, `speak`, `narration`); notes in the store that the book was opened.
+    /// The memory of a publication; notes in the store that the book was opened.
     ///
     /// - Parameters:
+    ///   - store: the listening-state store (`ListeningStateStore.open(directory:)`).
+    ///   - publication: the book; its identity (`BookIdentity`) is its key in the store.
+    ///   - path: where it was opened from, a file or a URL (for `history`).
+    ///   - mode: the kind of session: `play`, `speak` or `narration`.
+    ///   - autoRewind: how far back a resumed audiobook starts after a pause of a given length.
     ///   - saveInterval: how often a playing session saves its position, in seconds of `clock`.
+    ///   - clock: the clock of `saveInterval` (a manual clock in tests).
     ///   - warn: told once when the store fails (then the memory stops writing).
     public init(
         store: ListeningStateStore, publication: Publication, path: String, mode: String, autoRewind: AutoRewind = .standard,
