@@ -211,14 +211,14 @@ struct PlaySession {
         return nil
     }
 
-    /// Reports a navigator that could not be made as a fatal `error` event; returns the exit status
-    /// (`badData` for an `AudioNavigatorError`, else `internalError`).
+    /// Reports a navigator that could not be made as a fatal `error` event; returns its exit status
+    /// (`ExitStatus(for:)`: 65 for an `AudioNavigatorError`, 70 for an error raudio does not expect).
     private func reportUnplayable(_ error: any Error) throws(ReaderGone) -> ExitStatus {
         if let error = error as? AudioNavigatorError {
             try writer.report(.error, code: error.codeName, message: "\(path): \(error.message)", fatal: true, href: path)
-            return .badData
+        } else {
+            try writer.report(.error, code: "internal-error", message: "\(path): \(error)", fatal: true)
         }
-        try writer.report(.error, code: "internal-error", message: "\(path): \(error)", fatal: true)
-        return .internalError
+        return ExitStatus(for: error)
     }
 }
