@@ -29,6 +29,19 @@ public struct LocatorQuoteChecker {
     /// Forgets the reading positions, to start another reading of the same publication.
     public mutating func restart() {
         lastRanges = [:]
+        lastPlaces = [:]
+    }
+
+    /// The last (progression, totalProgression) of each href: a spine that repeats a document reads it again
+    /// from its start, further in the publication (a new occurrence, whose highlights start over).
+    private var lastPlaces: [String: (progression: Double, total: Double)] = [:]
+
+    private mutating func noteOccurrence(of href: String, _ locations: Locator.Locations) {
+        guard let progression = locations.progression, let total = locations.totalProgression else { return }
+        if let last = lastPlaces[href], total > last.total, progression <= last.progression {
+            lastRanges = lastRanges.filter { !$0.key.hasPrefix(href + " ") }
+        }
+        lastPlaces[href] = (progression, total)
     }
 
     /// Nil when `locator` designates exactly its text; otherwise what is wrong, naming the href and
@@ -40,6 +53,7 @@ public struct LocatorQuoteChecker {
     public mutating func problem(with locator: Locator, spoken: String? = nil, quoteMap: TextQuoteMap? = nil) -> String? {
         checked += 1
         let href = locator.href.components(separatedBy: "#")[0]
+        noteOccurrence(of: href, locator.locations)
         guard let selector = locator.locations.cssSelector else {
             // A resource shown whole (an image in the reading order) has neither selector nor quote.
             return locator.text.highlight == nil ? nil : "\(href): a text quote without a cssSelector"

@@ -33,17 +33,21 @@ extension EPUBParser {
 
         var readingOrder: [Link] = []
         var inSpine: Set<String> = []
+        var occurrences: [String: Int] = [:]
         for itemref in package.spine {
             guard let item = itemsByID[itemref.idref] else {
                 warnings.append(ParsingWarning(source: package.href, path: "spine/itemref[@idref='\(itemref.idref)']", message: "names no manifest item; ignored"))
                 continue
             }
-            guard !inSpine.contains(item.id) else {
-                warnings.append(ParsingWarning(source: package.href, path: "spine/itemref[@idref='\(itemref.idref)']", message: "repeats a spine item; only the first occurrence is kept"))
-                continue
-            }
+            // A spine may repeat an item (EPUB 3.3 §3.4.5): each occurrence is its own place in the reading
+            // order, told apart by `totalProgression` (see `EPUBContentService`). The second and later ones say
+            // which occurrence they are (`properties.occurrence`: 2, 3...), as the RWPM's reading order holds
+            // no two equal links.
+            let occurrence = occurrences[item.id, default: 0] + 1
+            occurrences[item.id] = occurrence
             inSpine.insert(item.id)
             var spineLink = link(item)
+            if occurrence > 1 { spineLink.properties["occurrence"] = .integer(Int64(occurrence)) }
             if !itemref.isLinear { spineLink.properties["linear"] = .bool(false) }
             for (key, value) in Self.spineProperties(itemref.properties) { spineLink.properties[key] = .string(value) }
             if !entries.contains(item.path) {

@@ -42,7 +42,7 @@ public final class EPUBContentService: ContentService {
 
     public func content(from start: Locator?) throws(ContentError) -> any Content {
         guard let start else { return EPUBContent(service: self, startIndex: 0, startLocator: nil) }
-        guard let index = readingOrderIndex(of: start.href) else {
+        guard let index = readingOrderIndex(of: start.href, totalProgression: start.locations.totalProgression) else {
             throw ContentError(.unknownHref, href: start.href, message: "is not in the reading order of the publication")
         }
         var locator = start
@@ -82,9 +82,16 @@ public final class EPUBContentService: ContentService {
         return placed
     }
 
-    func readingOrderIndex(of href: String) -> Int? {
+    /// The reading-order index of `href`. A spine that repeats a document has it at several indices: the
+    /// one whose share of the publication holds `totalProgression` (so that a locator, a bookmark or a resumed
+    /// place comes back to its own occurrence), else the first (as a hyperlink goes, EPUB 3.3 §4.1.2.3).
+    func readingOrderIndex(of href: String, totalProgression: Double? = nil) -> Int? {
         guard let path = try? Href(href).path else { return nil }
-        return readingOrder.firstIndex { (try? Href($0.hrefWithoutFragment).path) == path }
+        let indices = readingOrder.indices.filter { (try? Href(readingOrder[$0].hrefWithoutFragment).path) == path }
+        guard indices.count > 1, let totalProgression else { return indices.first }
+        let shares = shares()
+        return indices.first { shares[$0] <= totalProgression && totalProgression < shares[$0 + 1] }
+            ?? indices.min { abs(shares[$0] - totalProgression) < abs(shares[$1] - totalProgression) }
     }
 
     /// `shares[i]` is where resource `i` starts in the publication (0...1); `shares[count]` is 1.
