@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Each thread is named from inside, as its first act: on Linux a name given to a `Thread` before
 /// `start()` stays in Foundation's object and never reaches the system thread, so `top -H`, `ps -L`,
-/// `/proc/PID/task/TID/comm` and a debugger would show the executable's name instead. The system keeps at
+/// `/proc/PID/task/TID/comm` and a debugger would show the name of the thread that started it instead. The system keeps at
 /// most `systemNameLength` bytes of a name (a longer name is refused, not cut), so the name is cut there.
 ///
 /// Threads get the system's default stack (8 MiB, `ulimit -s`): no caller needs another size.
@@ -34,14 +34,25 @@ public enum BlockingWork {
     public static func startThread(
         named name: String, qualityOfService: QualityOfService = .default, _ body: @escaping @Sendable () -> Void
     ) {
-        let systemName = self.systemName(name)
         let thread = Thread {
-            Thread.current.name = systemName
+            nameCurrentThread(name)
             body()
         }
         thread.name = name
         thread.qualityOfService = qualityOfService
         thread.start()
+    }
+
+    /// Gives the calling thread `name` (cut to `systemNameLength` bytes) as the system knows it, by writing
+    /// `/proc/thread-self/comm` as `pthread_setname_np` does (Swift's Glibc module does not declare it).
+    /// Not `Thread.current.name`: inside a thread just started, Foundation may not yet know that thread
+    /// as its own and then only keeps the name in its object.
+    static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(systemName(name).utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// `name` cut to the bytes the system keeps, at a character's boundary.
