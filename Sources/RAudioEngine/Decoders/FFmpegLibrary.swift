@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Not through CLazyLibrary (as libespeak-ng, libpulse and libsystemd are): that loads one soname per
 /// library, while FFmpeg is three libraries tried at several sonames each, in two steps (the decoders,
-/// then the demuxers only for a file raudio's own readers leave to FFmpeg), and its 36 functions would
+/// then the demuxers only for a file raudio's own readers leave to FFmpeg), and its 35 functions would
 /// need C forwarders in a C target of their own instead of this one list.
 enum FFmpegLibrary {
     /// libavutil and libavcodec's functions: decoding (raudio's MP4 reader needs no more), or why they
