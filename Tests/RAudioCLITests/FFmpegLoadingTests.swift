@@ -91,6 +91,50 @@ import Testing
         #expect(taggedInfo.standardOutput.contains("Tagged Tone"))
     }
 
+    /// A directory holding, under each of libavcodec's sonames, a link to `target`, or a file that is not
+    /// a shared library when `target` is nil.
+    static func replacedLibavcodec(with target: String?) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-libavcodec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for soname in ["libavcodec.so.59", "libavcodec.so.60", "libavcodec.so"] {
+            let path = directory.appendingPathComponent(soname)
+            if let target {
+                try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: target)
+            } else {
+                try Data("not an ELF file\n".utf8).write(to: path)
+            }
+        }
+        return directory
+    }
+
+    /// A libavcodec without the functions raudio calls (libz under its name: it loads, and has none of
+    /// them) is reported as a missing libavcodec is, the function and the Debian package named, instead
+    /// of ending the process in the middle of playback.
+    @Test func anFFmpegLackingAFunctionIsReportedAsAMissingOneIs() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-ffmpeg-symbols-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let m4a = directory.appendingPathComponent("tone.m4a").path
+        let made = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ffmpeg"), ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", m4a])
+        try #require(made.status == 0, "ffmpeg failed: \(made.standardError)")
+        let libz = try #require(["/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1", "/lib/libz.so.1"].first { FileManager.default.fileExists(atPath: $0) })
+        let broken = try Self.replacedLibavcodec(with: nil)
+        let lacking = try Self.replacedLibavcodec(with: libz)
+        defer { for replaced in [broken, lacking] { try? FileManager.default.removeItem(at: replaced) } }
+
+        let missing = try ProcessRunner.raudio(["play", m4a, "--output", "null"], environment: ["LD_LIBRARY_PATH": broken.path])
+        let without = try ProcessRunner.raudio(["play", m4a, "--output", "null"], environment: ["LD_LIBRARY_PATH": lacking.path])
+        #expect(missing.status != 0 && missing.status < 128, "exit \(missing.status): \(missing.standardError)")
+        #expect(without.status == missing.status, "exit \(without.status) (missing library: \(missing.status)): \(without.standardError.suffix(1000))")
+        #expect(without.standardError.contains("has no function avcodec_alloc_context3"), "\(without.standardError.suffix(1000))")
+        #expect(without.standardError.contains("libavcodec59"), "the message names the Debian package: \(without.standardError.suffix(1000))")
+        // The track's warning, as for a missing library; then the book has nothing to play.
+        for run in [missing, without] {
+            #expect(run.outputLines.contains { $0.contains("\"code\":\"track-undecodable\"") && $0.contains("libavcodec") }, "\(run.standardOutput)")
+            #expect(run.outputLines.contains { $0.contains("\"code\":\"no-playable-track\"") }, "\(run.standardOutput)")
+        }
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func anM4BStillPlays() throws {
         let result = try ProcessRunner.raudio(["play", try Corpus.file("audio/formats/mutagen__ep7.m4b").path, "--output", "null"])

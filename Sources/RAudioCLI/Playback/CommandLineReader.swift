@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import RAudioPlayer
+import ReadiumShared
 
 /// Reads stdin line by line on a thread of its own and hands the lines out as an `AsyncStream`.
 ///
@@ -35,8 +36,7 @@ final class CommandLineReader: Sendable {
     func start() {
         let continuation = continuation
         let slots = slots
-        let thread = Thread {
-            Thread.current.name = "raudio.stdin"
+        BlockingWork.startThread(named: "raudio.stdin") {
             var line: [UInt8] = []
             var isDiscarding = false
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -62,6 +62,5 @@ final class CommandLineReader: Sendable {
             }
             continuation.finish()
         }
-        thread.start()
     }
 }

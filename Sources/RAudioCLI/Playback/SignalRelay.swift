@@ -39,8 +39,7 @@ enum SignalRelay {
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         signalPipeWriteEnd = ends[1]
         let readEnd = ends[0]
-        let thread = Thread {
-            Thread.current.name = "raudio.signals"
+        BlockingWork.startThread(named: "raudio.signals") {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
@@ -50,7 +49,6 @@ enum SignalRelay {
                 receivers.withLock { $0[number] }?(number)
             }
         }
-        thread.start()
         return readEnd
     }()
 }

@@ -28,8 +28,7 @@ final class StderrCapture: Sendable {
         let readEnd = ends[0]
         let lines = lines
         let finished = finished
-        let thread = Thread {
-            Thread.current.name = "raudio.stderr"
+        BlockingWork.startThread(named: "raudio.stderr") {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -48,7 +47,6 @@ final class StderrCapture: Sendable {
             close(readEnd)
             finished.signal()
         }
-        thread.start()
     }
 
     /// Puts stderr back and returns what was written to it meanwhile.

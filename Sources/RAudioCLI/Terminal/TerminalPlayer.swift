@@ -62,15 +62,8 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
                 self?.setSuspended(false)
                 self?.redrawAll()
             })
-        // Named from inside: a name given before `start()` does not reach the system thread.
-        Thread { [self] in
-            Thread.current.name = "raudio.keys"
-            readKeys()
-        }.start()
-        Thread { [self] in
-            Thread.current.name = "raudio.display"
-            drawLoop()
-        }.start()
+        BlockingWork.startThread(named: "raudio.keys") { [self] in readKeys() }
+        BlockingWork.startThread(named: "raudio.display") { [self] in drawLoop() }
     }
 
     func receive(_ event: PlayerEvent) {

@@ -63,14 +63,11 @@ public final class DBusServiceThread: Sendable {
             return state.isStarted
         }
         guard !alreadyStarted, wakePipe.read >= 0 else { return }
-        let thread = Thread { [self] in
-            Thread.current.name = name
+        BlockingWork.startThread(named: name) { [self] in
             run()
             state.withLock { $0.isEnded = true }
             ended.signal()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Runs `job` on the thread with its connection, after the jobs already queued; returns at once.

@@ -58,10 +58,10 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
             let base = chapter.pointee.time_base
             guard base.den != 0 else { return nil }
             let seconds = { (value: Int64) in Double(value) * Double(base.num) / Double(base.den) }
-            let title = FFmpegInput.dictionary(chapter.pointee.metadata)["title"].flatMap { $0.isEmpty ? nil : $0 }
+            let title = input.ffmpeg.dictionary(chapter.pointee.metadata)["title"].flatMap { $0.isEmpty ? nil : $0 }
             return AudioFileChapter(title: title, start: seconds(chapter.pointee.start), end: seconds(chapter.pointee.end))
         }
-        return Self.describe(tags: tags, duration: Self.duration(input, context), chapters: chapters, cover: Self.cover(context))
+        return Self.describe(tags: tags, duration: Self.duration(input, context), chapters: chapters, cover: Self.cover(context, input.ffmpeg))
     }
 
     /// A description from tags under FFmpeg's keys, the length, the chapters as found and the cover.
@@ -118,7 +118,7 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
     }
 
     /// The first attached picture (MP4 `covr`, ID3 `APIC`, FLAC and Ogg pictures); a front cover first.
-    private static func cover(_ context: UnsafeMutablePointer<AVFormatContext>) -> AudioFileDescription.Cover? {
+    private static func cover(_ context: UnsafeMutablePointer<AVFormatContext>, _ ffmpeg: FFmpegFunctions) -> AudioFileDescription.Cover? {
         var found: [(front: Bool, cover: AudioFileDescription.Cover)] = []
         for index in 0..<Int(context.pointee.nb_streams) {
             guard let stream = context.pointee.streams[index], stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 else { continue }
@@ -126,7 +126,7 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
             guard let data = packet.data, packet.size > 0 else { continue }
             let bytes = Data(bytes: data, count: Int(packet.size))
             guard let type = pictureType(bytes) else { continue }
-            let comment = FFmpegInput.dictionary(stream.pointee.metadata)["comment"]?.lowercased() ?? ""
+            let comment = ffmpeg.dictionary(stream.pointee.metadata)["comment"]?.lowercased() ?? ""
             found.append((comment.contains("front") || comment.isEmpty, AudioFileDescription.Cover(data: bytes, mediaType: type)))
         }
         return (found.first { $0.front } ?? found.first)?.cover

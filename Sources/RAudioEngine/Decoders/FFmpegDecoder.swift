@@ -53,40 +53,41 @@ public final class FFmpegDecoder: AudioDecoder {
         codecContext = context
         let channels = Int(context.pointee.ch_layout.nb_channels)
         guard context.pointee.sample_rate > 0, channels > 0, channels <= 64 else {
-            FF.avcodec_free_context(&codecContext)
+            input.ffmpeg.avcodec_free_context(&codecContext)
             input.close()
             throw AudioDecoderError(.corrupt, href: href, message: "the \(Self.codecName(input.codec)) stream gives no usable sample rate or channel count")
         }
         format = PCMFormat(sampleRate: Int(context.pointee.sample_rate), channelCount: channels)
-        packet = FF.av_packet_alloc()
-        frame = FF.av_frame_alloc()
+        packet = input.ffmpeg.av_packet_alloc()
+        frame = input.ffmpeg.av_frame_alloc()
         preroll = Self.isLossless(input.codec.pointee.id) ? 0 : 0.25
-        frameCount = Self.containerFrameCount(input.stream, format: input.context, sampleRate: format.sampleRate)
+        frameCount = Self.containerFrameCount(input.stream, format: input.context, sampleRate: format.sampleRate, ffmpeg: input.ffmpeg)
         // The first frame's timestamp is sample 0: later seeks count from it.
         decodeNextFrame()
     }
 
     deinit {
-        FF.av_frame_free(&frame)
-        FF.av_packet_free(&packet)
-        FF.avcodec_free_context(&codecContext)
+        ffmpeg.av_frame_free(&frame)
+        ffmpeg.av_packet_free(&packet)
+        ffmpeg.avcodec_free_context(&codecContext)
         input.close()
     }
 
     /// A decoder for `input`'s audio stream, opened.
     private static func openCodec(of input: FFmpegInput) throws(AudioDecoderError) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let context = FF.avcodec_alloc_context3(input.codec) else {
+        let ffmpeg = input.ffmpeg
+        guard let context = ffmpeg.avcodec_alloc_context3(input.codec) else {
             throw AudioDecoderError(.corrupt, href: input.href, message: "FFmpeg could not allocate a decoder (out of memory)")
         }
-        var status = FF.avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
+        var status = ffmpeg.avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
         if status >= 0 {
             context.pointee.pkt_timebase = input.stream.pointee.time_base
-            status = FF.avcodec_open2(context, input.codec, nil)
+            status = ffmpeg.avcodec_open2(context, input.codec, nil)
         }
         guard status >= 0 else {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
-            FF.avcodec_free_context(&freed)
-            throw AudioDecoderError(.unsupportedFormat, href: input.href, message: "FFmpeg could not open the \(codecName(input.codec)) decoder: \(FFmpegError.describe(status))")
+            ffmpeg.avcodec_free_context(&freed)
+            throw AudioDecoderError(.unsupportedFormat, href: input.href, message: "FFmpeg could not open the \(codecName(input.codec)) decoder: \(ffmpeg.describe(status))")
         }
         return context
     }
@@ -96,7 +97,7 @@ public final class FFmpegDecoder: AudioDecoder {
     private func reopen() throws(AudioDecoderError) {
         let fresh = try FFmpegInput(resource: resource)
         let context = try Self.openCodec(of: fresh)
-        FF.avcodec_free_context(&codecContext)
+        ffmpeg.avcodec_free_context(&codecContext)
         input.close()
         input = fresh
         codecContext = context
@@ -108,7 +109,7 @@ public final class FFmpegDecoder: AudioDecoder {
     /// The codec profile FFmpeg names (`LC`, `HE-AAC`, `HE-AACv2` for AAC), when it has one.
     var profileName: String? {
         let profile = input.stream.pointee.codecpar.pointee.profile
-        guard profile >= 0, let name = FF.av_get_profile_name(input.codec, profile) else { return nil }
+        guard profile >= 0, let name = ffmpeg.av_get_profile_name(input.codec, profile) else { return nil }
         return String(cString: name)
     }
 
@@ -118,7 +119,7 @@ public final class FFmpegDecoder: AudioDecoder {
         while written < maxFrames {
             if frameOffset < frameEnd, let frame {
                 let count = min(frameEnd - frameOffset, maxFrames - written)
-                FFmpegSamples.interleave(frame, from: frameOffset, count: count, channels: channels, into: buffer + written * channels)
+                FFmpegSamples.interleave(frame, from: frameOffset, count: count, channels: channels, into: buffer + written * channels, ffmpeg: ffmpeg)
                 frameOffset += count
                 written += count
                 continue
@@ -142,7 +143,7 @@ public final class FFmpegDecoder: AudioDecoder {
         if isLengthDecoded, let frameCount { frame = min(frame, frameCount) }
         frameOffset = 0
         frameEnd = 0
-        if let decoded = self.frame { FF.av_frame_unref(decoded) }
+        if let decoded = self.frame { ffmpeg.av_frame_unref(decoded) }
         pendingError = nil
         drained = false
         reachedEnd = false
@@ -159,15 +160,18 @@ public final class FFmpegDecoder: AudioDecoder {
             return
         }
         guard let context = input.context, let codecContext else { return }
-        let timestamp = (originTimestamp ?? 0) + FF.av_rescale_q(start, AVRational(num: 1, den: Int32(sampleRate)), input.stream.pointee.time_base)
-        let status = FF.avformat_seek_file(context, input.streamIndex, Int64.min, timestamp, timestamp, 0)
+        let timestamp = (originTimestamp ?? 0) + ffmpeg.av_rescale_q(start, AVRational(num: 1, den: Int32(sampleRate)), input.stream.pointee.time_base)
+        let status = input.demuxers.avformat_seek_file(context, input.streamIndex, Int64.min, timestamp, timestamp, 0)
         guard status >= 0 else {
-            throw AudioDecoderError(.seekFailed, href: href, message: "could not seek to frame \(frame): \(FFmpegError.describe(status))")
+            throw AudioDecoderError(.seekFailed, href: href, message: "could not seek to frame \(frame): \(ffmpeg.describe(status))")
         }
-        FF.avcodec_flush_buffers(codecContext)
+        ffmpeg.avcodec_flush_buffers(codecContext)
         decodePosition = start
         isPlacingAfterSeek = true
     }
+
+    /// FFmpeg's decoding functions (those of every input opened: there is one load per process).
+    private var ffmpeg: FFmpegFunctions { input.ffmpeg }
 
     /// Whether `frameCount` is the decoded length (the end was reached) rather than the container's figure.
     private var isLengthDecoded = false
@@ -181,7 +185,7 @@ public final class FFmpegDecoder: AudioDecoder {
             return
         }
         while true {
-            let received = FF.avcodec_receive_frame(codecContext, frame)
+            let received = ffmpeg.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
                 if place(frame) { return }
                 continue
@@ -191,30 +195,30 @@ public final class FFmpegDecoder: AudioDecoder {
                 return
             }
             guard received == raudio_av_error_eagain() else {
-                pendingError = AudioDecoderError(.corrupt, href: href, message: "the \(codecName) stream is damaged at \(timeDescription): \(FFmpegError.describe(received))")
+                pendingError = AudioDecoderError(.corrupt, href: href, message: "the \(codecName) stream is damaged at \(timeDescription): \(ffmpeg.describe(received))")
                 return
             }
             if drained {
                 finish()
                 return
             }
-            let read = FF.av_read_frame(context, packet)
+            let read = input.demuxers.av_read_frame(context, packet)
             if read < 0 {
                 if read != raudio_av_error_eof(), let readError = input.reader.lastError {
                     pendingError = AudioDecoderError(reading: readError, href: href)
                     return
                 }
                 if read != raudio_av_error_eof() {
-                    pendingError = AudioDecoderError(.corrupt, href: href, message: "the container breaks off at \(timeDescription): \(FFmpegError.describe(read))")
+                    pendingError = AudioDecoderError(.corrupt, href: href, message: "the container breaks off at \(timeDescription): \(ffmpeg.describe(read))")
                     return
                 }
-                _ = FF.avcodec_send_packet(codecContext, nil)
+                _ = ffmpeg.avcodec_send_packet(codecContext, nil)
                 drained = true
                 continue
             }
-            defer { FF.av_packet_unref(packet) }
+            defer { ffmpeg.av_packet_unref(packet) }
             guard packet.pointee.stream_index == input.streamIndex else { continue }
-            let sent = FF.avcodec_send_packet(codecContext, packet)
+            let sent = ffmpeg.avcodec_send_packet(codecContext, packet)
             if sent < 0, sent != raudio_av_error_eagain() {
                 // One damaged packet: FFmpeg's command line skips it too; say so only if nothing decodes after.
                 continue
@@ -251,7 +255,7 @@ public final class FFmpegDecoder: AudioDecoder {
             // The first frame after a seek: where it lies, from its timestamp.
             isPlacingAfterSeek = false
             if hasTimestamp, let origin = originTimestamp {
-                decodePosition = FF.av_rescale_q(timestamp - origin, input.stream.pointee.time_base, AVRational(num: 1, den: Int32(format.sampleRate)))
+                decodePosition = ffmpeg.av_rescale_q(timestamp - origin, input.stream.pointee.time_base, AVRational(num: 1, den: Int32(format.sampleRate)))
             }
         }
         let start = decodePosition
@@ -274,13 +278,14 @@ public final class FFmpegDecoder: AudioDecoder {
     }
 
     /// The stream's length in frames as the container states it (may be off: the decoded length wins).
-    private static func containerFrameCount(_ stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>?, sampleRate: Int) -> Int64? {
+    private static func containerFrameCount(_ stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>?, sampleRate: Int,
+                                            ffmpeg: FFmpegFunctions) -> Int64? {
         let rate = AVRational(num: 1, den: Int32(sampleRate))
         if stream.pointee.duration > 0, stream.pointee.duration != raudio_av_nopts_value() {
-            return FF.av_rescale_q(stream.pointee.duration, stream.pointee.time_base, rate)
+            return ffmpeg.av_rescale_q(stream.pointee.duration, stream.pointee.time_base, rate)
         }
         if let format, format.pointee.duration > 0, format.pointee.duration != raudio_av_nopts_value() {
-            return FF.av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), rate)
+            return ffmpeg.av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), rate)
         }
         return nil
     }

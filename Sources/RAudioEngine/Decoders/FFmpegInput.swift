@@ -18,19 +18,22 @@ final class FFmpegInput {
     let stream: UnsafeMutablePointer<AVStream>
     /// The decoder FFmpeg picked for the stream.
     let codec: UnsafePointer<AVCodec>
+    /// FFmpeg's functions, from the load checked before opening.
+    let demuxers: FFmpegDemuxers
+    var ffmpeg: FFmpegFunctions { demuxers.decoding }
 
     /// Bytes of the I/O buffer FFmpeg reads into.
     private static let ioBufferSize: Int32 = 64 * 1024
 
-    /// FFmpeg's own log goes to stderr with pointers in it; raudio reports what matters itself.
-    private static let quietLog: Void = FF.av_log_set_level(AV_LOG_QUIET)
-
     init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
-        if case .failure(let failure) = FFmpegLibrary.withDemuxers {
-            throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: failure.message)
+        let demuxers: FFmpegDemuxers
+        switch FFmpegLibrary.withDemuxers {
+        case .success(let loaded): demuxers = loaded
+        case .failure(let failure): throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: failure.message)
         }
-        Self.quietLog
+        self.demuxers = demuxers
+        let ffmpeg = demuxers.decoding
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
@@ -39,41 +42,41 @@ final class FFmpegInput {
         if let protection = Self.protection(ofHeader: reader) {
             throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
         }
-        guard let format = FF.avformat_alloc_context() else {
+        guard let format = demuxers.avformat_alloc_context() else {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate a demuxer (out of memory)")
         }
-        guard let buffer = FF.av_malloc(Int(Self.ioBufferSize)) else {
-            FF.avformat_free_context(format)
+        guard let buffer = ffmpeg.av_malloc(Int(Self.ioBufferSize)) else {
+            demuxers.avformat_free_context(format)
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its read buffer (out of memory)")
         }
         let opaque = Unmanaged.passRetained(reader).toOpaque()
-        guard let io = FF.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.ioBufferSize, 0, opaque,
+        guard let io = demuxers.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.ioBufferSize, 0, opaque,
                                           ffmpegReadCallback, nil, ffmpegSeekCallback) else {
             Unmanaged<ResourceReader>.fromOpaque(opaque).release()
-            FF.av_free(buffer)
-            FF.avformat_free_context(format)
+            ffmpeg.av_free(buffer)
+            demuxers.avformat_free_context(format)
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate its reader (out of memory)")
         }
         format.pointee.pb = io
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var opened: UnsafeMutablePointer<AVFormatContext>? = format
         // On failure avformat_open_input frees the format context (not our AVIOContext).
-        let status = FF.avformat_open_input(&opened, nil, nil, nil)
+        let status = demuxers.avformat_open_input(&opened, nil, nil, nil)
         guard status >= 0, opened != nil else {
-            Self.freeIO(io)
-            throw Self.openError(status, doing: "read the container's headers", reader: reader, href: href)
+            Self.freeIO(io, demuxers)
+            throw Self.openError(ffmpeg, status, doing: "read the container's headers", reader: reader, href: href)
         }
-        let info = FF.avformat_find_stream_info(opened, nil)
+        let info = demuxers.avformat_find_stream_info(opened, nil)
         guard info >= 0 else {
-            Self.close(&opened)
-            throw Self.openError(info, doing: "find the streams", reader: reader, href: href)
+            Self.close(&opened, demuxers)
+            throw Self.openError(ffmpeg, info, doing: "find the streams", reader: reader, href: href)
         }
         var decoder: UnsafePointer<AVCodec>?
-        let best = FF.av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let best = demuxers.av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
         guard best >= 0, let decoder, let chosen = opened!.pointee.streams[Int(best)] else {
             let tag = Self.audioCodecTag(opened!)
             let hasAudio = tag != nil
-            Self.close(&opened)
+            Self.close(&opened, demuxers)
             if let tag, let protection = Self.protection(ofSampleEntry: tag) {
                 throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
             }
@@ -93,47 +96,35 @@ final class FFmpegInput {
 
     /// Closes the demuxer and releases the reader; idempotent.
     func close() {
-        Self.close(&context)
+        Self.close(&context, demuxers)
     }
 
-    private static func close(_ context: inout UnsafeMutablePointer<AVFormatContext>?) {
+    private static func close(_ context: inout UnsafeMutablePointer<AVFormatContext>?, _ demuxers: FFmpegDemuxers) {
         guard context != nil else { return }
         let io = context?.pointee.pb
-        FF.avformat_close_input(&context)
-        if let io { freeIO(io) }
+        demuxers.avformat_close_input(&context)
+        if let io { freeIO(io, demuxers) }
     }
 
     /// The container's metadata (tags), as FFmpeg normalizes their keys (`title`, `artist`, ...).
-    var tags: [String: String] { Self.dictionary(context?.pointee.metadata) }
+    var tags: [String: String] { ffmpeg.dictionary(context?.pointee.metadata) }
 
     /// The stream's own tags (Ogg comments of an Opus stream live here).
-    var streamTags: [String: String] { Self.dictionary(stream.pointee.metadata) }
+    var streamTags: [String: String] { ffmpeg.dictionary(stream.pointee.metadata) }
 
-    static func dictionary(_ dictionary: OpaquePointer?) -> [String: String] {
-        var result: [String: String] = [:]
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = FF.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            if let key = next.pointee.key, let value = next.pointee.value {
-                result[String(cString: key).lowercased()] = String(cString: value)
-            }
-            entry = next
-        }
-        return result
-    }
-
-    private static func openError(_ status: Int32, doing what: String, reader: ResourceReader, href: String) -> AudioDecoderError {
+    private static func openError(_ ffmpeg: FFmpegFunctions, _ status: Int32, doing what: String, reader: ResourceReader, href: String) -> AudioDecoderError {
         if let readError = reader.lastError {
             return AudioDecoderError(reading: readError, href: href)
         }
-        return AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not \(what): \(FFmpegError.describe(status))")
+        return AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not \(what): \(ffmpeg.describe(status))")
     }
 
-    private static func freeIO(_ io: UnsafeMutablePointer<AVIOContext>) {
+    private static func freeIO(_ io: UnsafeMutablePointer<AVIOContext>, _ demuxers: FFmpegDemuxers) {
         if let opaque = io.pointee.opaque { Unmanaged<ResourceReader>.fromOpaque(opaque).release() }
         var buffer: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(io.pointee.buffer)
-        FF.av_freep(&buffer)
+        demuxers.decoding.av_freep(&buffer)
         var context: UnsafeMutablePointer<AVIOContext>? = io
-        FF.avio_context_free(&context)
+        demuxers.avio_context_free(&context)
     }
 
     /// What a decoder says of a file protected by `protection` (and how the inspector recognizes it).
@@ -172,16 +163,6 @@ final class FFmpegInput {
             return String(decoding: bytes, as: UTF8.self)
         }
         return nil
-    }
-}
-
-/// FFmpeg's error codes as words.
-enum FFmpegError {
-    static func describe(_ status: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 128)
-        _ = FF.av_strerror(status, &buffer, buffer.count)
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.isEmpty ? "error \(status)" : text.prefix(1).lowercased() + text.dropFirst()
     }
 }
 

@@ -6,10 +6,11 @@ import CFFmpeg
 enum FFmpegSamples {
     /// Writes `count` samples of `frame` from sample `start` on into `destination`, interleaved
     /// (`count * channels` floats). A sample format no audio decoder here produces (S64) gives silence.
-    static func interleave(_ frame: UnsafeMutablePointer<AVFrame>, from start: Int, count: Int, channels: Int, into destination: UnsafeMutablePointer<Float>) {
+    static func interleave(_ frame: UnsafeMutablePointer<AVFrame>, from start: Int, count: Int, channels: Int, into destination: UnsafeMutablePointer<Float>,
+                           ffmpeg: FFmpegFunctions) {
         guard count > 0 else { return }
         let format = AVSampleFormat(rawValue: frame.pointee.format)
-        let planar = FF.av_sample_fmt_is_planar(format) != 0
+        let planar = ffmpeg.av_sample_fmt_is_planar(format) != 0
         guard let data = frame.pointee.extended_data else {
             destination.update(repeating: 0, count: count * channels)
             return

@@ -36,9 +36,7 @@ final class MPG123FrameIndexScan: Sendable {
     /// Starts scanning `resource` on a new thread and returns at once.
     static func start(resource: any Resource) -> MPG123FrameIndexScan {
         let scan = MPG123FrameIndexScan()
-        let thread = Thread { scan.run(resource: resource) }
-        thread.name = "raudio.mp3-scan"
-        thread.start()
+        BlockingWork.startThread(named: "raudio.mp3-scan") { scan.run(resource: resource) }
         return scan
     }
 
@@ -71,7 +69,6 @@ final class MPG123FrameIndexScan: Sendable {
     }
 
     private func run(resource: any Resource) {
-        Thread.current.name = "raudio.mp3-scan"
         let result = scan(resource: resource)
         state.withLock { $0 = .finished(result) }
         finishedSignal.signal()

@@ -14,7 +14,7 @@ final class StandardErrorTail: Sendable {
     /// Starts reading `descriptor` (the read end of the child's stderr pipe) on a thread named `threadName`.
     init(descriptor: Int32, threadName: String) {
         let text = text, ended = ended
-        let thread = Thread {
+        BlockingWork.startThread(named: threadName) {
             var bytes = [UInt8](repeating: 0, count: 4096)
             while case let count = read(descriptor, &bytes, bytes.count), count != 0 {
                 if count < 0 { if errno == EINTR { continue } else { break } }
@@ -23,8 +23,6 @@ final class StandardErrorTail: Sendable {
             }
             ended.signal()
         }
-        thread.name = threadName
-        thread.start()
     }
 
     /// Waits up to `timeout` seconds for the end of the stream (the process's last words).

@@ -44,8 +44,7 @@ final class ESpeakThread: Sendable {
     var voices: [TTSVoice] { started.wait().voices }
 
     private init() {
-        let thread = Thread { [queue, started] in
-            Thread.current.name = "raudio.espeak"
+        BlockingWork.startThread(named: "raudio.espeak") { [queue, started] in
             let sampleRate = ESpeakThread.initialize()
             let voices = (try? sampleRate.get()) == nil ? [] : ESpeakVoiceList.read()
             started.finish(Startup(sampleRate: sampleRate, voices: voices))
@@ -55,8 +54,6 @@ final class ESpeakThread: Sendable {
                 job?()
             }
         }
-        thread.name = "raudio.espeak"
-        thread.start()
     }
 
     /// Runs `job` on the eSpeak thread after the jobs already queued; returns at once.

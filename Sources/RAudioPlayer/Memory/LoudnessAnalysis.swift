@@ -41,7 +41,7 @@ public final class LoudnessAnalysis: Sendable {
         let distance = { (href: String) in ((hrefs.firstIndex(of: href) ?? 0) - start + hrefs.count) % hrefs.count }
         let order = missing.sorted { distance($0) < distance($1) }
         let gains = gains, cancelled = cancelled
-        let thread = Thread {
+        BlockingWork.startThread(named: "raudio.loudness", qualityOfService: .utility) {
             for href in order where !cancelled.isSet {
                 do {
                     let loudness = try LoudnessMeter.measure(try publication.resource(at: href)) { cancelled.isSet }
@@ -52,9 +52,6 @@ public final class LoudnessAnalysis: Sendable {
                 }
             }
         }
-        thread.name = "raudio.loudness"
-        thread.qualityOfService = .utility
-        thread.start()
     }
 
     /// Stops measuring (at the end of the session).

@@ -96,8 +96,7 @@ extension AudioNavigator {
         guard !missing.isEmpty else { return }
         let publication = publication
         let probe = components.probeDuration
-        let thread = Thread { [weak self] in
-            Thread.current.name = "raudio.probe"
+        BlockingWork.startThread(named: "raudio.probe") { [weak self] in
             for index in missing {
                 guard self != nil else { return }
                 let link = publication.readingOrder[index]
@@ -106,7 +105,6 @@ extension AudioNavigator {
                 Task { [weak self] in await self?.didProbe(track: index, seconds: seconds) }
             }
         }
-        thread.start()
     }
 
     func didProbe(track: Int, seconds: Double) {

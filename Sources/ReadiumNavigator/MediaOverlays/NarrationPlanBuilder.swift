@@ -56,11 +56,9 @@ public final class NarrationPlanBuilder: @unchecked Sendable {
         documentsPlannedAtInit = next
         guard next < count else { return }
         let first = next
-        let thread = Thread { [self] in
+        BlockingWork.startThread(named: "raudio-narration-plan") { [self] in
             buildRest(from: first, publication: publication, options: options, onWarning: onWarning)
         }
-        thread.name = "raudio-narration-plan"
-        thread.start()
     }
 
     /// A builder holding `plan`, already built (no thread).

@@ -29,9 +29,7 @@ public final class AudioRenderer: Sendable {
         inbox = RenderInbox()
         let loop = RenderLoop(source: source, components: components, inbox: inbox, reports: continuation,
                               speed: speed, volume: volume, positionReportInterval: positionReportInterval)
-        let thread = Thread { loop.run() }
-        thread.name = "raudio.render"
-        thread.start()
+        BlockingWork.startThread(named: "raudio.render") { loop.run() }
     }
 
     deinit {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumShared
 
 /// Opens one item of a `RenderSource` on a thread of its own, so that a slow opening (a remote track's
 /// first request to a stalled server) never holds up the render thread while the current item plays.
@@ -15,7 +16,7 @@ final class ItemOpening: @unchecked Sendable {
     /// Starts opening the item at `index` of `source` at once.
     init(index: Int, source: any RenderSource) {
         self.index = index
-        let thread = Thread { [self] in
+        BlockingWork.startThread(named: "raudio.item-opening") { [self] in
             let opened: Result<any AudioDecoder, any Error>
             do {
                 opened = .success(try source.openItem(at: index))
@@ -27,8 +28,6 @@ final class ItemOpening: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        thread.name = "raudio.item-opening"
-        thread.start()
     }
 
     /// Whether the opening finished (successfully or not).

@@ -114,7 +114,6 @@ final class RenderLoop: @unchecked Sendable {
 
     /// The thread's body: makes the sink, then performs commands and renders until shut down.
     func run() {
-        Thread.current.name = "raudio.render"
         // A remote read waiting on the network shows as `loading` (reported from inside the read).
         ResourceWaitObserver.install { [unowned self] waiting in
             report(.buffering(generation: generation, waiting))

@@ -51,9 +51,7 @@ final class ReadAheadStream: @unchecked Sendable {
         self.access = access
         self.acceptsRanges = acceptsRanges
         ring = ByteRing(capacity: access.readAheadBytes)
-        let thread = Thread { [self] in fetchLoop() }
-        thread.name = "raudio.read-ahead"
-        thread.start()
+        BlockingWork.startThread(named: "raudio.read-ahead") { [self] in fetchLoop() }
     }
 
     /// Stops the fetching thread (it ends within a second even in the middle of a transfer). Cancelling

@@ -22,6 +22,8 @@ public final class MP4AudioDecoder: AudioDecoder {
     private let reader: ResourceReader
     private let track: MP4Track
     private let configuration: MP4AudioConfiguration
+    /// FFmpeg's decoding functions, from the load checked before opening.
+    private let ffmpeg: FFmpegFunctions
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -50,25 +52,28 @@ public final class MP4AudioDecoder: AudioDecoder {
     /// and `AudioDecoderError` when FFmpeg's libraries are missing or the resource cannot be read.
     init(resource: any Resource) throws(MP4DecoderOpening) {
         href = resource.href
-        if case .failure(let failure) = FFmpegLibrary.shared {
-            throw .failed(AudioDecoderError(.unsupportedFormat, href: href, message: failure.message))
+        let ffmpeg: FFmpegFunctions
+        switch FFmpegLibrary.shared {
+        case .success(let loaded): ffmpeg = loaded
+        case .failure(let failure): throw .failed(AudioDecoderError(.unsupportedFormat, href: href, message: failure.message))
         }
+        self.ffmpeg = ffmpeg
         do {
             reader = try ResourceReader(resource: resource)
         } catch {
             throw .failed(AudioDecoderError(reading: error, href: href))
         }
         var context: UnsafeMutablePointer<AVCodecContext>?
-        var packet = FF.av_packet_alloc()
-        var frame = FF.av_frame_alloc()
+        var packet = ffmpeg.av_packet_alloc()
+        var frame = ffmpeg.av_frame_alloc()
         do throws(MP4Unsupported) {
             let movie = try MP4Movie(reader: reader)
             guard let audio = movie.audioTrack else { throw MP4Unsupported("no audio track") }
             let configuration = try MP4AudioConfiguration(track: audio)
-            context = try Self.openCodec(configuration)
+            context = try Self.openCodec(configuration, ffmpeg)
             // The output rate and channels are the decoder's (HE-AAC doubles the core rate): the
             // first frame says.
-            guard let first = try Self.firstFrame(track: audio, context: context!, packet: packet, frame: frame, reader: reader) else {
+            guard let first = try Self.firstFrame(track: audio, context: context!, packet: packet, frame: frame, reader: reader, ffmpeg: ffmpeg) else {
                 throw MP4Unsupported("no audio decodes from the first packets")
             }
             (editStart, editLength) = try Self.edit(of: audio, movie: movie, rate: first.sampleRate)
@@ -76,7 +81,7 @@ public final class MP4AudioDecoder: AudioDecoder {
             self.configuration = configuration
             format = first
         } catch {
-            Self.free(&context, &packet, &frame)
+            Self.free(&context, &packet, &frame, ffmpeg)
             throw .unsupported(error)
         }
         codecContext = context
@@ -89,13 +94,14 @@ public final class MP4AudioDecoder: AudioDecoder {
     }
 
     deinit {
-        Self.free(&codecContext, &packet, &frame)
+        Self.free(&codecContext, &packet, &frame, ffmpeg)
     }
 
-    private static func free(_ context: inout UnsafeMutablePointer<AVCodecContext>?, _ packet: inout UnsafeMutablePointer<AVPacket>?, _ frame: inout UnsafeMutablePointer<AVFrame>?) {
-        if frame != nil { FF.av_frame_free(&frame) }
-        if packet != nil { FF.av_packet_free(&packet) }
-        if context != nil { FF.avcodec_free_context(&context) }
+    private static func free(_ context: inout UnsafeMutablePointer<AVCodecContext>?, _ packet: inout UnsafeMutablePointer<AVPacket>?, _ frame: inout UnsafeMutablePointer<AVFrame>?,
+                             _ ffmpeg: FFmpegFunctions) {
+        if frame != nil { ffmpeg.av_frame_free(&frame) }
+        if packet != nil { ffmpeg.av_packet_free(&packet) }
+        if context != nil { ffmpeg.avcodec_free_context(&context) }
     }
 
     /// The codec's name (`aac`, `alac`).
@@ -119,7 +125,7 @@ public final class MP4AudioDecoder: AudioDecoder {
         while written < maxFrames {
             if frameOffset < frameEnd, let frame {
                 let count = min(frameEnd - frameOffset, maxFrames - written)
-                FFmpegSamples.interleave(frame, from: frameOffset, count: count, channels: channels, into: buffer + written * channels)
+                FFmpegSamples.interleave(frame, from: frameOffset, count: count, channels: channels, into: buffer + written * channels, ffmpeg: ffmpeg)
                 frameOffset += count
                 written += count
                 continue
@@ -155,7 +161,7 @@ public final class MP4AudioDecoder: AudioDecoder {
             return
         }
         guard let codecContext else { return }
-        FF.avcodec_flush_buffers(codecContext)
+        ffmpeg.avcodec_flush_buffers(codecContext)
         nextSample = first
         packetsInFlight.removeAll(keepingCapacity: true)
         decodePosition = track.samples(track.samples.timing(ofSample: first).start, at: format.sampleRate)
@@ -167,9 +173,9 @@ public final class MP4AudioDecoder: AudioDecoder {
     /// The old decoder is freed first: an AAC decoder's state is 548 KB, and two side by side were the
     /// peak of the heap while a book opens (issue 13's RSS target).
     private func reopen() throws(AudioDecoderError) {
-        FF.avcodec_free_context(&codecContext)
+        ffmpeg.avcodec_free_context(&codecContext)
         do {
-            codecContext = try Self.openCodec(configuration)
+            codecContext = try Self.openCodec(configuration, ffmpeg)
         } catch {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not open the \(codecName) decoder again: \(error.reason)")
         }
@@ -184,7 +190,7 @@ public final class MP4AudioDecoder: AudioDecoder {
             return
         }
         while true {
-            let received = FF.avcodec_receive_frame(codecContext, frame)
+            let received = ffmpeg.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
                 if place(frame) || reachedEnd { return }
                 continue
@@ -194,16 +200,16 @@ public final class MP4AudioDecoder: AudioDecoder {
                 return
             }
             guard received == raudio_av_error_eagain() else {
-                pendingError = AudioDecoderError(.corrupt, href: href, message: "the \(codecName) stream is damaged at \(timeDescription): \(FFmpegError.describe(received))")
+                pendingError = AudioDecoderError(.corrupt, href: href, message: "the \(codecName) stream is damaged at \(timeDescription): \(ffmpeg.describe(received))")
                 return
             }
             guard nextSample < track.samples.sampleCount else {
-                _ = FF.avcodec_send_packet(codecContext, nil)
+                _ = ffmpeg.avcodec_send_packet(codecContext, nil)
                 drained = true
                 continue
             }
             do {
-                try Self.readPacket(nextSample, of: track, into: packet, reader: reader)
+                try Self.readPacket(nextSample, of: track, into: packet, reader: reader, ffmpeg: ffmpeg)
             } catch {
                 pendingError = AudioDecoderError(.corrupt, href: href, message: "the file breaks off at \(timeDescription) (packet \(nextSample) of \(track.samples.sampleCount)): \(error.reason)")
                 return
@@ -211,12 +217,12 @@ public final class MP4AudioDecoder: AudioDecoder {
             let timing = track.samples.timing(ofSample: nextSample)
             nextSample += 1
             // A damaged packet is skipped, as FFmpeg's command line skips it.
-            if FF.avcodec_send_packet(codecContext, packet) >= 0 {
+            if ffmpeg.avcodec_send_packet(codecContext, packet) >= 0 {
                 let rate = format.sampleRate
                 let start = track.samples(timing.start, at: rate)
                 packetsInFlight.append((start, track.samples(timing.start + timing.duration, at: rate) - start))
             }
-            FF.av_packet_unref(packet)
+            ffmpeg.av_packet_unref(packet)
         }
     }
 
@@ -256,38 +262,38 @@ public final class MP4AudioDecoder: AudioDecoder {
 
     // MARK: - Opening
 
-    private static func openCodec(_ configuration: MP4AudioConfiguration) throws(MP4Unsupported) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let codec = FF.avcodec_find_decoder(configuration.codecID), let context = FF.avcodec_alloc_context3(codec) else {
+    private static func openCodec(_ configuration: MP4AudioConfiguration, _ ffmpeg: FFmpegFunctions) throws(MP4Unsupported) -> UnsafeMutablePointer<AVCodecContext> {
+        guard let codec = ffmpeg.avcodec_find_decoder(configuration.codecID), let context = ffmpeg.avcodec_alloc_context3(codec) else {
             throw MP4Unsupported("FFmpeg here has no decoder for the track")
         }
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
-        guard let extradata = FF.av_mallocz(configuration.extradata.count + padding) else {
-            FF.avcodec_free_context(&owned)
+        guard let extradata = ffmpeg.av_mallocz(configuration.extradata.count + padding) else {
+            ffmpeg.avcodec_free_context(&owned)
             throw MP4Unsupported("out of memory")
         }
         configuration.extradata.withUnsafeBytes { extradata.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         context.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
         context.pointee.extradata_size = Int32(configuration.extradata.count)
         context.pointee.sample_rate = Int32(configuration.sampleRate)
-        let status = FF.avcodec_open2(context, codec, nil)
+        let status = ffmpeg.avcodec_open2(context, codec, nil)
         guard status >= 0 else {
-            FF.avcodec_free_context(&owned)
-            throw MP4Unsupported("FFmpeg could not open the decoder: \(FFmpegError.describe(status))")
+            ffmpeg.avcodec_free_context(&owned)
+            throw MP4Unsupported("FFmpeg could not open the decoder: \(ffmpeg.describe(status))")
         }
         return context
     }
 
     /// The format of the first frame the track decodes to (nil when none decodes from its first packets).
     private static func firstFrame(track: MP4Track, context: UnsafeMutablePointer<AVCodecContext>, packet: UnsafeMutablePointer<AVPacket>?,
-                                   frame: UnsafeMutablePointer<AVFrame>?, reader: ResourceReader) throws(MP4Unsupported) -> PCMFormat? {
+                                   frame: UnsafeMutablePointer<AVFrame>?, reader: ResourceReader, ffmpeg: FFmpegFunctions) throws(MP4Unsupported) -> PCMFormat? {
         guard let packet, let frame else { throw MP4Unsupported("out of memory") }
-        defer { FF.av_frame_unref(frame) }
+        defer { ffmpeg.av_frame_unref(frame) }
         for sample in 0..<min(track.samples.sampleCount, 8) {
-            try readPacket(sample, of: track, into: packet, reader: reader)
-            _ = FF.avcodec_send_packet(context, packet)
-            FF.av_packet_unref(packet)
-            if FF.avcodec_receive_frame(context, frame) >= 0 {
+            try readPacket(sample, of: track, into: packet, reader: reader, ffmpeg: ffmpeg)
+            _ = ffmpeg.avcodec_send_packet(context, packet)
+            ffmpeg.av_packet_unref(packet)
+            if ffmpeg.avcodec_receive_frame(context, frame) >= 0 {
                 let channels = Int(frame.pointee.ch_layout.nb_channels)
                 let rate = Int(frame.pointee.sample_rate)
                 guard rate > 0, channels > 0, channels <= 64 else { return nil }
@@ -298,12 +304,13 @@ public final class MP4AudioDecoder: AudioDecoder {
     }
 
     /// Reads MP4 sample `index` into `packet` (a fresh buffer, padded as libavcodec wants).
-    private static func readPacket(_ index: Int, of track: MP4Track, into packet: UnsafeMutablePointer<AVPacket>, reader: ResourceReader) throws(MP4Unsupported) {
+    private static func readPacket(_ index: Int, of track: MP4Track, into packet: UnsafeMutablePointer<AVPacket>, reader: ResourceReader,
+                                   ffmpeg: FFmpegFunctions) throws(MP4Unsupported) {
         let (offset, size) = try track.samples.location(ofSample: index)
         guard size > 0, size < 1 << 24 else { throw MP4Unsupported("sample \(index) has size \(size)") }
-        guard FF.av_new_packet(packet, Int32(size)) >= 0, let data = packet.pointee.data else { throw MP4Unsupported("out of memory") }
+        guard ffmpeg.av_new_packet(packet, Int32(size)) >= 0, let data = packet.pointee.data else { throw MP4Unsupported("out of memory") }
         guard reader.seek(offset: Int64(offset), whence: SEEK_SET) >= 0, reader.read(into: data, count: size) == size else {
-            FF.av_packet_unref(packet)
+            ffmpeg.av_packet_unref(packet)
             throw MP4Unsupported(reader.lastError?.message ?? "sample \(index) lies past the end of the file")
         }
     }

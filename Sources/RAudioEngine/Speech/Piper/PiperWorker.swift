@@ -80,7 +80,7 @@ final class PiperWorker: Sendable {
         input = stdin.fileHandleForWriting
         let reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)
         stderrTail = StandardErrorTail(descriptor: stderr.fileHandleForReading.fileDescriptor, threadName: "raudio.piper.stderr")
-        let thread = Thread { [self] in
+        BlockingWork.startThread(named: "raudio.piper") { [self] in
             startup.withLock { $0 = readReady(reader) }
             started.signal()
             let ready = (try? startup.withLock { $0! }.get()) != nil
@@ -90,8 +90,6 @@ final class PiperWorker: Sendable {
                 job(ready ? reader : nil, stdin.fileHandleForWriting.fileDescriptor)
             }
         }
-        thread.name = "raudio.piper"
-        thread.start()
     }
 
     /// The worker's process id (for diagnostics and tests).

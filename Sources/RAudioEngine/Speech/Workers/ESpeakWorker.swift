@@ -47,7 +47,7 @@ final class ESpeakWorker: Sendable {
         self.arguments = arguments
         self.format = format
         self.voices = voices
-        let thread = Thread { [self] in
+        BlockingWork.startThread(named: "raudio.espeak-worker") { [self] in
             _ = try? running()
             var sent: [SentJob] = []
             while true {
@@ -70,8 +70,6 @@ final class ESpeakWorker: Sendable {
             current.withLock { $0 }?.stop()
             finished.signal()
         }
-        thread.name = "raudio.espeak-worker"
-        thread.start()
     }
 
     /// The running process's id, nil between a death and the next utterance (for diagnostics and tests).
