@@ -5,11 +5,14 @@
 // for an audiobook the cover, the chapter and the position. Clicking a sentence moves speech there (`go`).
 //
 // Locators are found in the page with RAudioResolver (resolver.js), Readium's rule, the same code that
-// `make locators` checks; highlights use the CSS Custom Highlight API, so the page's DOM is never changed.
+// `make locators` checks; highlights use the CSS Custom Highlight API, so the page's text is never changed
+// (a book with media overlays also gets the classes it names, on the element read and the document).
 //
 // For tests and benchmarks, `window.raudioPage` keeps what was done: `log` (one entry per `range` event:
 // the word asked, the resolver's status, the text actually highlighted, and when it was painted),
-// `sentences` (the same per `utterance`), `hellos`, `connected`, `goes` (locators sent by clicks).
+// `sentences` (the same per `utterance`, with `activeClass`: whether the book's media:active-class is on the
+// element read), `hellos`, `connected`, `goes` (locators sent by clicks), `documentPlaying` (whether the
+// book's media:playback-active-class is on the page's document element).
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -19,8 +22,12 @@
     "::highlight(raudio-word) { background-color: #ffd60a; color: black; }\n";
 
   const page = (window.raudioPage = {
-    connected: false, hellos: 0, log: [], sentences: [], goes: [], events: 0, mode: null,
+    connected: false, hellos: 0, log: [], sentences: [], goes: [], events: 0, mode: null, documentPlaying: false,
   });
+  // Media overlays: the book's classes (`opened`'s `mediaOverlay`), the element that has the active one, the state.
+  let overlayClasses = null;
+  let activeElement = null;
+  let playbackState = null;
   let socket = null;
   let frameHref = null;   // the href (no fragment) loaded or loading in the frame
   let frameReady = false;
@@ -75,6 +82,7 @@
         break;
       case "utterance":
         page.mode = event.narration ? "narration" : "speech";
+        markDocumentPlaying();
         follow("sentence", event.locator, event);
         break;
       case "range": follow("word", event.locator, event); break;
@@ -118,6 +126,8 @@
       doc.addEventListener("click", onPageClick);
       frameReady = true;
       shownSentence = null;
+      activeElement = null;
+      markDocumentPlaying();
       const queued = waiting;
       waiting = [];
       queued.forEach(function (item) { apply(item[0], item[1]); });
@@ -149,9 +159,34 @@
     setHighlight(win, "raudio-word", null);
     shownSentence = locator;
     if (kind === "sentence") {
-      page.sentences.push({ highlight: highlight, status: outcome.s, painted: highlighted(win, "raudio-sentence") });
+      const marked = markActive(outcome.element || (range && elementOf(range.commonAncestorContainer)));
+      page.sentences.push({ highlight: highlight, status: outcome.s, painted: highlighted(win, "raudio-sentence"), activeClass: marked });
     }
     if (range) keepInView(range);
+  }
+
+  function elementOf(node) {
+    return node && node.nodeType === 1 ? node : node && node.parentElement;
+  }
+
+  // Media overlays (EPUB 3.3 Media Overlays §3.2.2): the book's active class on the element being read, and
+  // its playback-active class on the document element while narration plays. Returns whether it was set.
+  function markActive(element) {
+    if (!overlayClasses || !overlayClasses.activeClass || page.mode !== "narration") return false;
+    if (activeElement && activeElement !== element) activeElement.classList.remove(overlayClasses.activeClass);
+    activeElement = element || null;
+    if (!activeElement) return false;
+    activeElement.classList.add(overlayClasses.activeClass);
+    return true;
+  }
+
+  function markDocumentPlaying() {
+    const doc = frame.contentDocument;
+    const name = overlayClasses && overlayClasses.playbackActiveClass;
+    if (!doc || !doc.documentElement || !name) return;
+    const playing = playbackState === "playing" && page.mode === "narration";
+    doc.documentElement.classList.toggle(name, playing);
+    page.documentPlaying = doc.documentElement.classList.contains(name);
   }
 
   function setHighlight(win, name, range) {
@@ -294,6 +329,7 @@
   // ------------------------------------------------------------ the rest of the page
 
   function showPublication(publication) {
+    overlayClasses = publication.mediaOverlay || null;
     $("title").textContent = publication.title || "Untitled";
     document.title = (publication.title || "raudio") + " — read along";
     const people = (publication.authors || []).concat((publication.narrators || []).map(function (name) { return name + " (narrator)"; }));
@@ -301,7 +337,10 @@
   }
 
   function showState(state) {
-    if (state) $("state").textContent = state;
+    if (!state) return;
+    $("state").textContent = state;
+    playbackState = state;
+    markDocumentPlaying();
   }
 
   function showSettings(event) {

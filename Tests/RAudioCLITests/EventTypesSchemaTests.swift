@@ -48,7 +48,10 @@ import Testing
         let chapters = ChapterMap(publication: publication)
         let bookmark = Bookmark(id: 3, locator: audio.json.serialized(), note: "the storm", created: 1_700_000_000)
         switch kind {
-        case .opened: return PlayerEvent.opened(publication, duration: 61.7)
+        case .opened:
+            var opened = OpenedPublication(publication, duration: 61.7)
+            (opened.activeClass, opened.playbackActiveClass) = ("-epub-media-overlay-active", "-epub-media-overlay-playing")
+            return .opened(opened)
         case .state: return PlayerEvent.state(.paused, locator: audio)
         case .position: return PlayerEvent.position(audio)
         case .track: return PlayerEvent.track(index: 0, link: Link(href: "01.mp3", type: "audio/mpeg", title: "Chapter 1"), locator: audio)

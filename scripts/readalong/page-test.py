@@ -336,7 +336,15 @@ def check_narration(browser, raudio, corpus):
         bad = [entry for entry in shown if entry["status"] not in ("exact", "element") or not (entry["painted"] or "").strip()]
         if bad:
             raise Failure("narration: %d of %d pars not shaded: %s" % (len(bad), len(shown), bad[:3]))
-        return "narration: %d pars of %s shaded as they were read" % (len(shown), os.path.basename(book))
+        # The book's media:active-class on the element read, its playback-active-class on the document (mol-css).
+        unmarked = [entry for entry in shown if not entry.get("activeClass")]
+        if unmarked:
+            raise Failure("narration: %d of %d pars without the book's active class: %s" % (len(unmarked), len(shown), unmarked[:3]))
+        active = browser.run("const d = document.getElementById('content').contentDocument;"
+                             " return [d.querySelectorAll('.my-active-class').length, d.documentElement.classList.contains('my-document-playing')];")
+        if active != [1, True]:
+            raise Failure("narration: [elements with my-active-class, document has my-document-playing] is %s, not [1, true]" % active)
+        return "narration: %d pars of %s shaded and given its active class as they were read" % (len(shown), os.path.basename(book))
     finally:
         player.quit()
 

@@ -101,6 +101,12 @@ extension OpenedPublication {
         summary["readingOrderCount"] = .integer(Int64(readingOrderCount))
         if let duration { summary["duration"] = .number(of: duration) }
         summary["toc"] = .array(tableOfContents.map(Self.tocEntry))
+        if activeClass != nil || playbackActiveClass != nil {
+            var classes = JSONObject()
+            if let activeClass { classes["activeClass"] = .string(activeClass) }
+            if let playbackActiveClass { classes["playbackActiveClass"] = .string(playbackActiveClass) }
+            summary["mediaOverlay"] = .object(classes)
+        }
         return summary
     }
 

@@ -119,6 +119,10 @@ public struct OpenedPublication: Sendable, Equatable {
     public var duration: Double?
     /// The table of contents as the publication gives it, nested.
     public var tableOfContents: [Link]
+    /// Media overlays: the class of the element being read (`media:active-class`), when the package names one.
+    public var activeClass: String?
+    /// Media overlays: the class of the document while narration plays (`media:playback-active-class`).
+    public var playbackActiveClass: String?
 
     public init(_ publication: Publication, duration: Double?) {
         title = publication.title
@@ -128,6 +132,9 @@ public struct OpenedPublication: Sendable, Equatable {
         readingOrderCount = publication.readingOrder.count
         self.duration = duration
         tableOfContents = publication.tableOfContents
+        let mediaOverlay = publication.metadata.otherMetadata["mediaOverlay"]?.objectValue
+        activeClass = mediaOverlay?["activeClass"]?.stringValue
+        playbackActiveClass = mediaOverlay?["playbackActiveClass"]?.stringValue
     }
 }
 
