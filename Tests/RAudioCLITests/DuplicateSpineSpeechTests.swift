@@ -36,3 +36,17 @@ struct DuplicateSpineSpeechTests {
         #expect(try Self.repeatedPlaces(resumed) == [all[1], all[2]], "\(resumed.standardError)")
     }
 }
+
+/// `raudio speak` on a spine of SVG pages (W3C pkg-spine-order-svg) reads their text, page by page.
+@Suite(.enabled(if: Corpus.isAvailable || Corpus.isCI, Corpus.skipMessage))
+struct SVGSpeechTests {
+    @Test func aSpineOfSVGPagesIsSpoken() throws {
+        let book = try Corpus.file("epub/w3c-epub-tests/pkg-spine-order-svg.epub").path
+        let result = try ProcessRunner.raudio(["speak", book, "--output", "null", "--no-state"], timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        let utterances = try result.outputLines.map { try JSONParser.parse(Array($0.utf8)) }.compactMap(\.objectValue)
+            .filter { $0["type"]?.stringValue == "utterance" }
+        #expect(utterances.compactMap { $0["text"]?.stringValue }.suffix(4) == ["Page 1", "Page 2", "Page 3", "Page 4"])
+        #expect(utterances.allSatisfy { $0["locator"]?.objectValue?["locations"]?.objectValue?["cssSelector"]?.stringValue?.hasPrefix("svg > text") == true })
+    }
+}

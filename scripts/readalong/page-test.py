@@ -14,7 +14,9 @@ null output in real time, and a real Chromium showing the page:
   controls    play/pause, the speed menu and next chapter send their commands; the chapter list follows
   reconnect   the page reconnects by itself when raudio restarts on the same port
   two-pages   two pages at once both follow every word
-  narration   `raudio play` of an EPUB with media overlays: each `par` read is shaded in the page
+  narration   `raudio play` of an EPUB with media overlays: each `par` read is shaded in the page and given the
+              book's active class, the document its playback-active class
+  svg         `raudio speak` of a spine of SVG pages: each text spoken is highlighted exactly in the drawing
   audiobook   `raudio play book.audiobook --web`: the cover, the chapter list and the position are shown
   refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
 
@@ -48,6 +50,7 @@ CORPUS_BOOKS = [  # (path in the corpus, what it covers)
     ("epub/idpf-epub3-samples/kusamakura-japanese-vertical-writing.AUDIO-MISSING.epub", "Japanese, vertical"),
 ]
 NARRATED_BOOK = "epub/w3c-epub-tests/mol-audio.epub"
+SVG_BOOK = "epub/w3c-epub-tests/pkg-spine-order-svg.epub"
 CORPUS_MINIMUM = 99.5
 
 
@@ -349,6 +352,24 @@ def check_narration(browser, raudio, corpus):
         player.quit()
 
 
+def check_svg(browser, raudio, corpus):
+    """An EPUB whose spine is SVG pages (W3C pkg-spine-order-svg): each text spoken is highlighted in the drawing."""
+    book = os.path.join(corpus, SVG_BOOK)
+    if not os.path.exists(book):
+        return None
+    player = Player(raudio, ["speak", book, "--output", "null", "--realtime", "--speed", "3"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: len(page.state("sentences") or []) >= 5, 30, "svg: fewer than 5 text elements shown")
+        shown = page.state("sentences")
+        bad = [entry for entry in shown if entry["status"] != "exact" or (entry["painted"] or "").strip() != entry["highlight"]]
+        if bad:
+            raise Failure("svg: %d of %d texts not highlighted exactly: %s" % (len(bad), len(shown), bad[:3]))
+        return "svg: %d texts of %s highlighted in the drawing as they were spoken" % (len(shown), os.path.basename(book))
+    finally:
+        player.quit()
+
+
 def check_audiobook(browser, raudio):
     player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
     try:
@@ -450,6 +471,7 @@ def main():
     ]
     if has_corpus:
         checks.append(("narration", lambda b: check_narration(b, arguments.raudio, arguments.corpus)))
+        checks.append(("svg", lambda b: check_svg(b, arguments.raudio, arguments.corpus)))
     if arguments.screenshot:
         checks.append(("screenshot", lambda b: screenshot(b, arguments.raudio, os.path.abspath(arguments.screenshot))))
 

@@ -111,6 +111,29 @@ public final class EPUBContentService: ContentService {
         }
     }
 
+    /// An SVG content document's text (EPUB 3.3 §6.2): its `text` elements (with their `tspan`s and
+    /// `textPath`s) in document order, each an element of its own; where it has none, its `title` and `desc`,
+    /// its text alternative. Nil when it has no text at all (then it is shown whole, as an image).
+    private func extractSVG(href: String, type: String, range: Range<Double>) -> ExtractedResource? {
+        onResourceParsed?(href)
+        let document: XMLDocument
+        do {
+            let data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
+            document = try XMLDocument(data: data, href: href, mode: .recovering)
+        } catch {
+            warnings.append(ParsingWarning(source: href, path: "", message: "skipped: its content cannot be read (\(error))"))
+            return nil
+        }
+        for warning in document.warnings { warnings.append(warning) }
+        for readsDescriptions in [false, true] {
+            var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range)
+            extractor.readsSVGDescriptions = readsDescriptions
+            let extracted = extractor.extract(document)
+            if extracted.elements.contains(where: { $0.element is TextContentElement }) { return extracted }
+        }
+        return nil
+    }
+
     /// Reads and extracts the resource at `index` of the reading order; never throws: a resource that
     /// cannot be read or parsed gives no element and a warning.
     func extractResource(at index: Int) -> ExtractedResource {
@@ -120,6 +143,9 @@ public final class EPUBContentService: ContentService {
         let range = shares[index]..<max(shares[index + 1], shares[index])
         let mediaType = link.mediaType ?? MediaType.forFileExtension(String(href.split(separator: ".").last ?? ""))
         let type = mediaType?.string ?? link.type ?? ""
+        if mediaType?.matches(.svg) == true, let svg = extractSVG(href: href, type: type, range: range) {
+            return svg
+        }
         if let mediaType, mediaType.string.hasPrefix("image/") {
             var locations = Locator.Locations(progression: 0, totalProgression: range.lowerBound)
             locations.cssSelector = nil

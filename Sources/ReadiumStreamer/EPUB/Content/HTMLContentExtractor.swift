@@ -18,10 +18,13 @@ struct HTMLContentExtractor {
     var defaultLanguage: Language?
     var totalProgressionRange: Range<Double>
     var contextLength = 50
+    /// An SVG document without text: its `title` and `desc` are read (else never, as a page's `title`).
+    var readsSVGDescriptions = false
 
     func extract(_ document: XMLDocument) -> ExtractedResource {
         let walker = HTMLContentWalker(href: href, defaultLanguage: defaultLanguage,
                                        identifierCounts: HTMLElementRules.identifierCounts(in: document.root))
+        walker.readsSVGDescriptions = readsSVGDescriptions
         walker.walk(document.root, parentPath: "", index: 1)
         walker.flush()
         return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources))

@@ -34,6 +34,9 @@ final class HTMLContentWalker {
     /// Where each element opened so far lies in `documentText` (UTF-8 offsets), by serial.
     private(set) var elementSources: [Range<Int>] = []
 
+    /// Reads SVG `title` and `desc` elements, each a block (an SVG document whose text they are).
+    var readsSVGDescriptions = false
+
     init(href: String, defaultLanguage: Language?, identifierCounts: [String: Int]) {
         self.href = href
         self.defaultLanguage = defaultLanguage
@@ -44,7 +47,8 @@ final class HTMLContentWalker {
 
     /// Walks `element`, the `index`-th element child (from 1) of the element at `parentPath`.
     func walk(_ element: XMLElement, parentPath: String, index: Int) {
-        guard !HTMLElementRules.isSkipped(element) else {
+        let isSVGDescription = element.namespaceURI == XMLNamespace.svg && ["title", "desc"].contains(element.localName)
+        guard isSVGDescription ? readsSVGDescriptions : !HTMLElementRules.isSkipped(element) else {
             // Not read, but part of the page's text all the same (ruby readings, hidden text).
             documentText += element.textContent
             return
@@ -104,7 +108,7 @@ final class HTMLContentWalker {
         // one (`<span epub:type="pagebreak" id="p5"/>`) only lends its selector to the text around it.
         // SVG `text` is one too: its selector keeps a quote search away from the drawing's `style`.
         let isBlock = HTMLElementRules.blocks.contains(name)
-            || name == "text" && element.namespaceURI == XMLNamespace.svg
+            || name == "text" && element.namespaceURI == XMLNamespace.svg || isSVGDescription
             || HTMLElementRules.isPageBreak(element) && !element.normalizedText.isEmpty
         if isBlock { flush() } else { pendingSelectors.formUnion(selectors) }
         var caption = stack.last?.figureCaption

@@ -12,8 +12,10 @@ enum HTMLElementRules {
         "tr", "td", "th", "ul",
     ]
 
-    /// Elements never read: metadata, scripts, ruby annotations (`rt`, `rp`), templates.
-    static let skipped: Set<String> = ["head", "script", "style", "template", "noscript", "rt", "rp", "title", "object", "iframe", "canvas"]
+    /// Elements never read: metadata (an HTML `head`, an SVG `metadata`), scripts, ruby annotations (`rt`, `rp`), templates.
+    static let skipped: Set<String> = [
+        "head", "script", "style", "template", "noscript", "rt", "rp", "title", "object", "iframe", "canvas", "metadata",
+    ]
 
     /// Whether `element` is hidden from a reader (`hidden`, `aria-hidden="true"`, `display: none`) or skipped.
     static func isSkipped(_ element: XMLElement) -> Bool {
