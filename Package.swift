@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CExtTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
         // Loaded with dlopen on first use, not linked (CLazyLibrary): each target defines the functions raudio
         // calls, with the library's names, and forwards them. eSpeak NG (apt libespeak-ng-dev) for speech,
         // libpulse (libpulse-dev) for --output pulse, sd-bus (libsystemd-dev) for the desktop's media
@@ -62,7 +63,7 @@ let package = Package(
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC", "CEBUR128",
-                "CSystemdBus", "CCurl",
+                "CSystemdBus", "CCurl", "CExtTextCat",
             ]
         ),
         // The listening state (positions, settings) in SQLite through GRDB.

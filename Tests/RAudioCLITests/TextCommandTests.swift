@@ -69,7 +69,8 @@ struct TextCommandTests {
         let lines = try objects(result)
         #expect(lines.count > 300)
         for line in lines {
-            #expect(Set(line.map(\.0)) == ["text", "language", "role", "locator"])
+            #expect(Set(line.map(\.0)) == ["text", "language", "languageSource", "role", "locator"])
+            #expect(["declared", "identified", "publication"].contains(line["languageSource"]?.stringValue ?? ""))
             let text = line["text"]?.stringValue ?? ""
             let isBlank = text.allSatisfy { $0.isWhitespace }
             #expect(!isBlank)

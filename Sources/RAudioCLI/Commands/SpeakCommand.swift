@@ -30,7 +30,7 @@ struct SpeakCommand: AsyncParsableCommand {
     @Option(help: "Pitch multiplier, 0.5 to 2.0 (1 = the voice's own). Default: the book's last pitch, else 1.")
     var pitch: Double?
 
-    @Option(help: "The language of text that declares none, when the book declares none either (BCP-47).")
+    @Option(help: "The language of text that declares none (BCP-47), instead of the one identified from the text or the book's dc:language.")
     var language: String?
 
     @Option(help: ArgumentHelp("eSpeak NG synthesis in this many worker processes (1, the default: in raudio itself). Rendering to wav:FILE or null, 2 uses both cores of a two-core machine; with pulse it only synthesizes further ahead.", valueName: "N"))

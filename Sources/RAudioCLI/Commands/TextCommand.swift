@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Foundation
+import RAudioEngine
 import RAudioPlayer
 import ReadiumShared
 import ReadiumStreamer
@@ -47,7 +48,7 @@ struct TextCommand: ParsableCommand {
         guard publication.mediaType.matches(.epub) else {
             throw CommandFailure.badData("\(path): is not an EPUB (\(publication.mediaType)); raudio text reads EPUBs")
         }
-        let service = EPUBContentService(publication: publication)
+        let service = EPUBContentService(publication: publication, languageIdentifier: TextCatLanguageIdentifier.shared)
         let start = try startLocator(service: service)
         let content: any Content
         do {
@@ -125,10 +126,12 @@ struct TextCommand: ParsableCommand {
     /// with nothing to say (audio, video, an image without alt text).
     static func appendJSONLine(for element: any ContentElement, defaultLanguage: Language?, to bytes: inout [UInt8]) {
         guard let text = element.spokenText, !text.isEmpty else { return }
-        let language = (element as? TextContentElement)?.segments.first?.language ?? defaultLanguage
+        let segment = (element as? TextContentElement)?.segments.first
+        let language = segment?.language ?? defaultLanguage
         var object = JSONObject()
         object["text"] = .string(text)
         object["language"] = .string(language?.code ?? "und")
+        if let segment, segment.language != nil { object["languageSource"] = .string(segment.languageSource.rawValue) }
         object["role"] = .string(element.role.name)
         object["locator"] = element.locator.json
         JSONValue.object(object).appendCompactUTF8(to: &bytes)

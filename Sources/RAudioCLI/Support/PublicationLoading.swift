@@ -24,7 +24,7 @@ enum PublicationLoading {
         }
         let opener = PublicationOpener(
             checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector(),
-            remoteAccess: RemoteAccessSetup.access
+            remoteAccess: RemoteAccessSetup.access, languageIdentifier: TextCatLanguageIdentifier.shared
         )
         do {
             return try opener.open(url: url)

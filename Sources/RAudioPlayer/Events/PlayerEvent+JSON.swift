@@ -33,12 +33,16 @@ extension PlayerEvent {
             if let title = link.title { fields["title"] = .string(title) }
             fields["locator"] = locator.json
             return fields
-        case .utterance(let text, let language, let voice, let locator):
+        case .utterance(let text, let language, let voice, let locator, let languageSource):
             // "piper" for a neural Piper voice, "espeak" for eSpeak NG (also the per-span fallback of a
             // Piper session, for a language its voice does not speak).
             let engine = voice.hasPrefix(PiperVoiceFile.identifierPrefix) ? "piper" : "espeak"
-            return ["text": .string(text), "language": .string(language), "voice": .string(voice), "engine": .string(engine),
-                    "locator": locator.json]
+            var fields: JSONObject = ["text": .string(text), "language": .string(language)]
+            if let languageSource { fields["languageSource"] = .string(languageSource.rawValue) }
+            fields["voice"] = .string(voice)
+            fields["engine"] = .string(engine)
+            fields["locator"] = locator.json
+            return fields
         case .narration(let text, let language, let locator, let audioLocator):
             var fields: JSONObject = ["text": .string(text), "narration": .bool(true), "locator": locator.json]
             if let language { fields["language"] = .string(language) }

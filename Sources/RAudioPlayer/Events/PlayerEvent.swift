@@ -22,8 +22,9 @@ public enum PlayerEvent: Sendable {
     case position(Locator, audioLocator: Locator? = nil)
     /// An audiobook's track changed.
     case track(index: Int, link: Link, locator: Locator)
-    /// Text-to-speech starts an utterance with `voice`.
-    case utterance(text: String, language: String, voice: String, locator: Locator)
+    /// Text-to-speech starts an utterance with `voice`, in `language`, which `languageSource` says where it
+    /// comes from (declared by the content, identified from its text, the publication's, forced).
+    case utterance(text: String, language: String, voice: String, locator: Locator, languageSource: LanguageSource? = nil)
     /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
     case narration(text: String, language: String?, locator: Locator, audioLocator: Locator? = nil)
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
@@ -85,7 +86,7 @@ public enum PlayerEvent: Sendable {
     public var locator: Locator? {
         switch self {
         case .state(_, let locator, _, _), .hello(_, _, let locator): locator
-        case .position(let locator, _), .track(_, _, let locator), .utterance(_, _, _, let locator),
+        case .position(let locator, _), .track(_, _, let locator), .utterance(_, _, _, let locator, _),
              .narration(_, _, let locator, _), .chapter(_, _, let locator):
             locator
         case .sleep(let sleep): sleep.locator

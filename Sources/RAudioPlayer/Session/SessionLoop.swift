@@ -118,9 +118,9 @@ public struct SessionLoop {
         case .track(let index, let link, let locator):
             lastLocator = locator
             try writer.write(.track(index: index, link: link, locator: locator))
-        case .utterance(let text, let language, let voice, let locator):
+        case .utterance(let text, let language, let voice, let locator, let languageSource):
             lastLocator = locator
-            try writer.write(.utterance(text: text, language: language, voice: voice, locator: locator))
+            try writer.write(.utterance(text: text, language: language, voice: voice, locator: locator, languageSource: languageSource))
         case .range(let locator):
             try writer.write(.range(locator))
         case .warning(let issue):

@@ -29,7 +29,7 @@ extension PlayerStatus {
             chapters[index].title = entry.title
             if let start = entry.start { chapters[index].start = start }
             take(locator)
-        case .utterance(let text, _, let voice, let locator):
+        case .utterance(let text, _, let voice, let locator, _):
             self.voice = voice
             applyUtterance(text: text, locator: locator)
         case .narration(let text, _, let locator, _):

@@ -13,7 +13,7 @@ public enum NavigatorEvent: Sendable {
     /// An audiobook's track being heard changed.
     case track(index: Int, link: Link, locator: Locator)
     /// Speech: an utterance starts being heard, in `language` (a BCP-47 tag) with voice `voice` (its identifier).
-    case utterance(text: String, language: String, voice: String, locator: Locator)
+    case utterance(text: String, language: String, voice: String, locator: Locator, languageSource: LanguageSource? = nil)
     /// Speech: a word is heard; the utterance's locator narrowed to it.
     case range(Locator)
     /// Media overlays: a narrated item starts (a `par`'s clip, or a passage read with text-to-speech).

@@ -10,7 +10,7 @@ extension PublicationSpeechSynthesizer: Navigator {
         case .stateChanged(let state, let locator): .stateChanged(state, locator)
         case .utterance(let utterance, let voice):
             .utterance(text: utterance.text, language: (utterance.language ?? voice.language).code,
-                       voice: voice.identifier, locator: utterance.locator)
+                       voice: voice.identifier, locator: utterance.locator, languageSource: utterance.languageSource)
         case .range(let locator): .range(locator)
         case .warning(let issue): .warning(issue)
         case .error(let issue): .error(issue)

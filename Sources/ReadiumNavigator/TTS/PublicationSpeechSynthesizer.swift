@@ -230,7 +230,7 @@ public actor PublicationSpeechSynthesizer {
         let base = epoch * 2 * UtterancePlanner.span
         let tokenizer = ContentTokenizer(defaultLanguage: source.settings.mainLanguage ?? configuration.defaultLanguage)
         source.reset(planner: UtterancePlanner(content: content, tokenizer: tokenizer, skippedRoles: configuration.skippedRoles,
-                                               startLocator: locator, base: base))
+                                               startLocator: locator, base: base, forcedLanguage: configuration.defaultLanguage))
         announcedItem = nil
         targetItem = nil
         unannouncedLoad = nil

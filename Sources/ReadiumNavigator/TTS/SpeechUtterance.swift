@@ -18,13 +18,16 @@ public struct SpeechUtterance: Sendable, Hashable {
     /// The selected element's whole text, where `quoteMap`'s quote begins: what gives each word a
     /// context that designates it alone. Nil when unknown; words then quote what the locator holds.
     public var elementText: ElementText?
+    /// Where `language` comes from: declared by the content, identified from its text, the publication's, forced.
+    public var languageSource: LanguageSource?
 
     /// An utterance; without `quoteMap`, `text` is taken to be the page's text as it is.
-    public init(text: String, locator: Locator, language: Language?, role: ContentRole = .body, quoteMap: TextQuoteMap? = nil,
-                elementText: ElementText? = nil) {
+    public init(text: String, locator: Locator, language: Language?, languageSource: LanguageSource? = nil, role: ContentRole = .body,
+                quoteMap: TextQuoteMap? = nil, elementText: ElementText? = nil) {
         self.text = text
         self.locator = locator
         self.language = language
+        self.languageSource = languageSource
         self.role = role
         self.quoteMap = quoteMap ?? .verbatim(text)
         self.elementText = elementText

@@ -27,7 +27,13 @@ final class UtterancePlanner: @unchecked Sendable {
     /// Content errors met while reading (a resource that cannot be read), for warnings.
     private(set) var errors: [ContentError] = []
 
-    init(content: any Content, tokenizer: ContentTokenizer, skippedRoles: Set<String>, startLocator: Locator?, base: Int) {
+    /// The language of every text that declares none (`SpeechSynthesizerConfiguration.defaultLanguage`): it
+    /// replaces the one identified from the text or the publication's.
+    let forcedLanguage: Language?
+
+    init(content: any Content, tokenizer: ContentTokenizer, skippedRoles: Set<String>, startLocator: Locator?, base: Int,
+         forcedLanguage: Language? = nil) {
+        self.forcedLanguage = forcedLanguage
         self.content = content
         self.tokenizer = tokenizer
         self.skippedRoles = skippedRoles
@@ -154,8 +160,12 @@ final class UtterancePlanner: @unchecked Sendable {
     private func utterance(of unit: any ContentElement) -> SpeechUtterance? {
         guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let segment = (unit as? TextContentElement)?.segments.first
-        let language = segment?.language ?? tokenizer.defaultLanguage
-        return SpeechUtterance(text: text, locator: unit.locator, language: language, role: unit.role, quoteMap: segment?.quoteMap,
-                               elementText: segment?.elementText)
+        var language = segment?.language ?? tokenizer.defaultLanguage
+        var source = segment.map(\.languageSource) ?? (language == nil ? nil : .publication)
+        if let forcedLanguage, source != .declared {
+            (language, source) = (forcedLanguage, .forced)
+        }
+        return SpeechUtterance(text: text, locator: unit.locator, language: language, languageSource: source, role: unit.role,
+                               quoteMap: segment?.quoteMap, elementText: segment?.elementText)
     }
 }

@@ -65,6 +65,7 @@ public struct ContentTokenizer: Sendable {
                 locator.text = .quoting(quoteRange, of: quoted.text, within: 0..<length, contextLength: contextLength)
                 let elementText = ElementText(text: quoted.text, quoteStart: quoteRange.lowerBound)
                 let utterance = TextContentElement.Segment(locator: locator, text: String(unitText), language: language,
+                                                           languageSource: segment.language == nil ? .publication : segment.languageSource,
                                                            quoteMap: unitMap, elementText: elementText)
                 result.append(TextContentElement(locator: locator, role: textElement.role, segments: [utterance], elementText: elementText))
             }

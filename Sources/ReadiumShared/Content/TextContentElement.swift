@@ -37,8 +37,11 @@ public struct TextContentElement: ContentElement, Hashable {
     public struct Segment: Sendable, Hashable {
         public var locator: Locator
         public var text: String
-        /// The language in scope (`xml:lang`/`lang`, else the publication's); nil when none is declared.
+        /// The language in scope (`xml:lang`/`lang`, else the one identified from the document's text, else the
+        /// publication's); nil when none is known.
         public var language: Language?
+        /// Where `language` comes from.
+        public var languageSource: LanguageSource
         /// Runs of `text` with a role of their own (note references), in text order; `text` includes them.
         public var inlineRuns: [InlineRun]
         /// How `text` lines up with `locator.text.highlight`, the page's own text it reads.
@@ -47,11 +50,12 @@ public struct TextContentElement: ContentElement, Hashable {
         public var elementText: ElementText?
 
         /// A segment; without `quoteMap`, `text` is taken to be the page's text as it is.
-        public init(locator: Locator, text: String, language: Language?, inlineRuns: [InlineRun] = [], quoteMap: TextQuoteMap? = nil,
-                    elementText: ElementText? = nil) {
+        public init(locator: Locator, text: String, language: Language?, languageSource: LanguageSource = .declared, inlineRuns: [InlineRun] = [],
+                    quoteMap: TextQuoteMap? = nil, elementText: ElementText? = nil) {
             self.locator = locator
             self.text = text
             self.language = language
+            self.languageSource = languageSource
             self.inlineRuns = inlineRuns
             self.quoteMap = quoteMap ?? .verbatim(text)
             self.elementText = elementText

@@ -39,9 +39,12 @@ public struct EPUBParser: Sendable {
     /// about those that are not (they will be read with `XMLDocument.Mode.recovering`). This reads
     /// and parses every spine document once; turn it off to open large books faster.
     public var checksContentDocuments: Bool
+    /// What finds the language of content that declares none (else it is read in the publication's).
+    public var languageIdentifier: (any LanguageIdentifier)?
 
-    public init(checksContentDocuments: Bool = true) {
+    public init(checksContentDocuments: Bool = true, languageIdentifier: (any LanguageIdentifier)? = nil) {
         self.checksContentDocuments = checksContentDocuments
+        self.languageIdentifier = languageIdentifier
     }
 
     /// Parses the EPUB in `container`. Synchronous; reads several resources, so call it off the
@@ -89,7 +92,7 @@ public struct EPUBParser: Sendable {
         let publication = Publication(
             manifest: manifest, container: container, mediaType: .epub,
             protection: protection(container, entries: entries, warnings: warnings), warnings: warnings.warnings)
-        return EPUBMediaOverlayService.attach(to: EPUBContentService.attach(to: publication))
+        return EPUBMediaOverlayService.attach(to: EPUBContentService.attach(to: publication, languageIdentifier: languageIdentifier))
     }
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {

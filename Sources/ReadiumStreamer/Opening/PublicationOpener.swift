@@ -21,8 +21,15 @@ public struct PublicationOpener: Sendable {
     /// only and remote hrefs of a manifest are kept with a warning.
     public var remoteAccess: RemoteAccess?
 
-    public init(checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil, remoteAccess: RemoteAccess? = nil) {
+    /// What finds the language of EPUB content that declares none (`EPUBParser.languageIdentifier`).
+    public var languageIdentifier: (any LanguageIdentifier)?
+
+    public init(
+        checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil, remoteAccess: RemoteAccess? = nil,
+        languageIdentifier: (any LanguageIdentifier)? = nil
+    ) {
         self.checksContentDocuments = checksContentDocuments
+        self.languageIdentifier = languageIdentifier
         self.audioFileInspector = audioFileInspector
         self.remoteAccess = remoteAccess
     }
@@ -100,7 +107,7 @@ public struct PublicationOpener: Sendable {
             )
         }
         if entries.contains("META-INF/container.xml") {
-            return try EPUBOpening.parse(container: container, checksContentDocuments: checksContentDocuments)
+            return try EPUBOpening.parse(container: container, checksContentDocuments: checksContentDocuments, languageIdentifier: languageIdentifier)
         }
         if InformalAudiobookParser.hasAudio(container.entries) {
             return try InformalAudiobookParser().parse(container: container)
@@ -152,9 +159,11 @@ public struct PublicationOpener: Sendable {
 
 /// Opens EPUBs with `EPUBParser`, reporting its errors as opening errors.
 enum EPUBOpening {
-    static func parse(container: any Container, checksContentDocuments: Bool) throws(OpeningError) -> Publication {
+    static func parse(
+        container: any Container, checksContentDocuments: Bool, languageIdentifier: (any LanguageIdentifier)? = nil
+    ) throws(OpeningError) -> Publication {
         do {
-            return try EPUBParser(checksContentDocuments: checksContentDocuments).parse(container: container)
+            return try EPUBParser(checksContentDocuments: checksContentDocuments, languageIdentifier: languageIdentifier).parse(container: container)
         } catch {
             throw OpeningError(.badData, path: container.sourceURL.path, message: error.openingMessage)
         }

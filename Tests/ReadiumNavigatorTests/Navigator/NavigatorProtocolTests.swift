@@ -85,7 +85,7 @@ struct NavigatorProtocolTests {
         switch event {
         case .stateChanged(_, let locator): locator
         case .position(let locator), .range(let locator): locator
-        case .track(_, _, let locator), .utterance(_, _, _, let locator), .narration(_, _, let locator): locator
+        case .track(_, _, let locator), .utterance(_, _, _, let locator, _), .narration(_, _, let locator): locator
         case .withAudioLocator(let inner, _): locator(inner)
         case .warning, .error: nil
         }
@@ -135,7 +135,7 @@ struct NavigatorProtocolTests {
         Self.expectCommonBehaviour(run)
         #expect(run.seekAnswer == false, "text read aloud has no timeline")
         #expect(run.afterGo?.text.highlight == "Here the second page starts with words.", "\(String(describing: run.afterGo))")
-        #expect(run.eventsAfterGo.contains { if case .utterance(let text, "en", "test-en", _) = $0 { text.hasPrefix("Here") } else { false } })
+        #expect(run.eventsAfterGo.contains { if case .utterance(let text, "en", "test-en", _, _) = $0 { text.hasPrefix("Here") } else { false } })
     }
 
     @Test func aNarrationPlaysPausesSeeksAndGoesThroughTheProtocol() async throws {

@@ -15,8 +15,11 @@ import ReadiumShared
 public final class EPUBContentService: ContentService {
     let readingOrder: [Link]
     let container: any Container
-    /// The first language of the publication, for text that declares none.
+    /// The first language of the publication: for text that declares none, where its language cannot be
+    /// identified from the text (or ties with it).
     public let defaultLanguage: Language?
+    /// What finds the language of a document's text that declares none.
+    public let languageIdentifier: (any LanguageIdentifier)?
     /// What was worked around while reading content (malformed resources, unmatched selectors).
     public let warnings: WarningLog
     private let onResourceParsed: (@Sendable (String) -> Void)?
@@ -25,9 +28,15 @@ public final class EPUBContentService: ContentService {
     /// - Parameters:
     ///   - publication: the EPUB whose reading order is iterated.
     ///   - warnings: where malformed resources and unmatched selectors are recorded.
+    ///   - languageIdentifier: finds the language of content that declares none (EPUB 3.3 §4.1.2: never
+    ///     taken from `dc:language` alone); without it such content is read in the publication's language.
     ///   - onResourceParsed: called with the href of each resource as it is parsed, on the
     ///     thread of the iterator; for instrumentation (tests count parsed resources with it).
-    public init(publication: Publication, warnings: WarningLog = WarningLog(), onResourceParsed: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        publication: Publication, warnings: WarningLog = WarningLog(), languageIdentifier: (any LanguageIdentifier)? = nil,
+        onResourceParsed: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.languageIdentifier = languageIdentifier
         readingOrder = publication.readingOrder
         container = publication.container
         defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
@@ -36,8 +45,11 @@ public final class EPUBContentService: ContentService {
     }
 
     /// A copy of `publication` with a content service attached, so that `content(from:)` works.
-    public static func attach(to publication: Publication, onResourceParsed: (@Sendable (String) -> Void)? = nil) -> Publication {
-        publication.adding(extension: EPUBContentService(publication: publication, onResourceParsed: onResourceParsed), forKey: ContentServiceKey.key)
+    public static func attach(
+        to publication: Publication, languageIdentifier: (any LanguageIdentifier)? = nil, onResourceParsed: (@Sendable (String) -> Void)? = nil
+    ) -> Publication {
+        let service = EPUBContentService(publication: publication, languageIdentifier: languageIdentifier, onResourceParsed: onResourceParsed)
+        return publication.adding(extension: service, forKey: ContentServiceKey.key)
     }
 
     public func content(from start: Locator?) throws(ContentError) -> any Content {
@@ -126,7 +138,8 @@ public final class EPUBContentService: ContentService {
         }
         for warning in document.warnings { warnings.append(warning) }
         for readsDescriptions in [false, true] {
-            var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range)
+            var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
+                                                 languageIdentifier: languageIdentifier)
             extractor.readsSVGDescriptions = readsDescriptions
             let extracted = extractor.extract(document)
             if extracted.elements.contains(where: { $0.element is TextContentElement }) { return extracted }
@@ -161,7 +174,8 @@ public final class EPUBContentService: ContentService {
             let data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
             let document = try XMLDocument(data: data, href: href, mode: .recovering)
             for warning in document.warnings { warnings.append(warning) }
-            let extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range)
+            let extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
+                                                 languageIdentifier: languageIdentifier)
             return extractor.extract(document)
         } catch {
             warnings.append(ParsingWarning(source: href, path: "", message: "skipped: its content cannot be read (\(error))"))

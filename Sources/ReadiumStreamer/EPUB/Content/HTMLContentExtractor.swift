@@ -17,17 +17,48 @@ struct HTMLContentExtractor {
     var type: String
     var defaultLanguage: Language?
     var totalProgressionRange: Range<Double>
+    /// Finds the language of the document's text that declares none; without it (or where the text is too
+    /// short to tell) that text is in `defaultLanguage`, the publication's.
+    var languageIdentifier: (any LanguageIdentifier)?
     var contextLength = 50
     /// An SVG document without text: its `title` and `desc` are read (else never, as a page's `title`).
     var readsSVGDescriptions = false
 
     func extract(_ document: XMLDocument) -> ExtractedResource {
-        let walker = HTMLContentWalker(href: href, defaultLanguage: defaultLanguage,
+        let (language, source) = undeclaredLanguage(of: document.root)
+        let walker = HTMLContentWalker(href: href, defaultLanguage: language, defaultLanguageSource: source,
                                        identifierCounts: HTMLElementRules.identifierCounts(in: document.root))
         walker.readsSVGDescriptions = readsSVGDescriptions
         walker.walk(document.root, parentPath: "", index: 1)
         walker.flush()
         return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources))
+    }
+
+    /// The language of the document's text that declares none: identified from that text (per document, never
+    /// per sentence: a heading alone tells little), the publication's breaking a tie (when it is one of the
+    /// likeliest, it is kept, with its region); the publication's where the text cannot tell.
+    func undeclaredLanguage(of root: XMLElement) -> (Language?, LanguageSource) {
+        guard let languageIdentifier else { return (defaultLanguage, .publication) }
+        var text = ""
+        Self.collectUndeclaredText(of: root, into: &text)
+        let candidates = languageIdentifier.candidates(for: text)
+        guard let first = candidates.first else { return (defaultLanguage, .publication) }
+        if let publication = defaultLanguage, candidates.contains(where: { $0.baseCode == publication.baseCode }) {
+            return (publication, .identified)
+        }
+        return (first, .identified)
+    }
+
+    /// The text of `element` outside every element that declares a language, and outside what is never read.
+    private static func collectUndeclaredText(of element: XMLElement, into text: inout String) {
+        guard !HTMLElementRules.isSkipped(element), element.declaredLanguage?.isEmpty ?? true else { return }
+        for child in element.children {
+            switch child {
+            case .element(let child): collectUndeclaredText(of: child, into: &text)
+            case .text(let string), .cdata(let string): text += string
+            }
+            if text.utf8.count > 8192 { return }
+        }
     }
 
     /// Gives every draft and segment its locator: progression from their offsets in the resource's
@@ -70,7 +101,8 @@ struct HTMLContentExtractor {
                     var locator = elementLocator
                     locator.locations = locations(selector: draft.selector, start: offset)
                     locator.text = quote(run.quoteStart..<run.quoteEnd)
-                    return TextContentElement.Segment(locator: locator, text: run.text, language: run.language, inlineRuns: run.inlineRuns,
+                    return TextContentElement.Segment(locator: locator, text: run.text, language: run.language, languageSource: run.languageSource,
+                                                      inlineRuns: run.inlineRuns,
                                                       quoteMap: run.map, elementText: ElementText(text: elementString, quoteStart: run.quoteStart - bounds.lowerBound))
                 }
                 var locator = elementLocator

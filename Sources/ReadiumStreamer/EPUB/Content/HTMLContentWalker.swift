@@ -14,6 +14,7 @@ final class HTMLContentWalker {
         var selectors: [String]
         var role: ContentRole?
         var language: Language?
+        var languageSource: LanguageSource
         var figureCaption: String?
         /// Its index in `elementSources`.
         var serial: Int
@@ -21,6 +22,8 @@ final class HTMLContentWalker {
 
     private let href: String
     private let defaultLanguage: Language?
+    /// Where `defaultLanguage` comes from (identified from the document's text, or the publication's).
+    private let defaultLanguageSource: LanguageSource
     /// How many elements carry each `id`: only a unique one makes a `#id` selector.
     private let identifierCounts: [String: Int]
     private var stack: [Frame] = []
@@ -37,9 +40,10 @@ final class HTMLContentWalker {
     /// Reads SVG `title` and `desc` elements, each a block (an SVG document whose text they are).
     var readsSVGDescriptions = false
 
-    init(href: String, defaultLanguage: Language?, identifierCounts: [String: Int]) {
+    init(href: String, defaultLanguage: Language?, defaultLanguageSource: LanguageSource = .publication, identifierCounts: [String: Int]) {
         self.href = href
         self.defaultLanguage = defaultLanguage
+        self.defaultLanguageSource = defaultLanguageSource
         self.identifierCounts = identifierCounts
     }
 
@@ -67,7 +71,9 @@ final class HTMLContentWalker {
         let ownSelector = idSelector ?? path
         let fragmentID = id ?? element.attribute("id", namespace: XMLNamespace.xml)
         let selectors = [path] + (fragmentID.flatMap { HTMLElementRules.isPlainIdentifier($0) ? ["#\($0)"] : nil } ?? [])
-        let language = element.declaredLanguage.flatMap { $0.isEmpty ? nil : Language(code: $0) } ?? currentLanguage
+        let declared = element.declaredLanguage.flatMap { $0.isEmpty ? nil : Language(code: $0) }
+        let language = declared ?? currentLanguage
+        let languageSource = declared != nil ? LanguageSource.declared : currentLanguageSource
 
         switch name {
         case "br":
@@ -97,7 +103,7 @@ final class HTMLContentWalker {
             let start = documentLength
             documentText += element.textContent
             if let alt = element.attribute("alttext") {
-                append(HTMLTextRun.standing(for: start..<documentLength, text: " " + alt + " ", after: lastReadCharacter), language: language)
+                append(HTMLTextRun.standing(for: start..<documentLength, text: " " + alt + " ", after: lastReadCharacter), language: language, source: languageSource)
             }
             return
         default:
@@ -116,7 +122,7 @@ final class HTMLContentWalker {
         let serial = elementSources.count
         elementSources.append(documentLength..<documentLength)
         stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
-                           language: language, figureCaption: caption, serial: serial))
+                           language: language, languageSource: languageSource, figureCaption: caption, serial: serial))
         let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
         let runStart = isNoteRef ? textLength : 0
         defer {
@@ -131,7 +137,7 @@ final class HTMLContentWalker {
             case .text(let text), .cdata(let text):
                 let start = documentLength
                 documentText += text
-                append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language)
+                append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language, source: languageSource)
             }
         }
         if isBlock { flush() }
@@ -140,6 +146,7 @@ final class HTMLContentWalker {
     }
 
     private var currentLanguage: Language? { stack.last?.language ?? defaultLanguage }
+    private var currentLanguageSource: LanguageSource { stack.last?.languageSource ?? defaultLanguageSource }
 
     /// The characters read so far in the block.
     private var textLength: Int { runs.reduce(0) { $0 + $1.text.count } }
@@ -148,13 +155,14 @@ final class HTMLContentWalker {
     private var lastReadCharacter: Character? { runs.last?.text.last }
 
     /// Adds reading text to the block: to the run before it when in the same language (or only a space).
-    private func append(_ run: HTMLTextRun, language: Language?) {
+    private func append(_ run: HTMLTextRun, language: Language?, source: LanguageSource) {
         guard !run.text.isEmpty else { return }
         if let last = runs.last, last.language == language || run.text.allSatisfy({ $0 == " " }) {
             runs[runs.count - 1].append(run)
         } else {
             var run = run
             run.language = language
+            run.languageSource = source
             // Runs of one block follow each other in the page's text with nothing left between them.
             if let last = runs.last { run.extendStart(to: last.quoteEnd) }
             runs.append(run)

@@ -9,6 +9,7 @@ import ReadiumShared
 struct HTMLTextRun {
     var text: String
     var language: Language?
+    var languageSource = LanguageSource.declared
     var quoteStart: Int
     var map: TextQuoteMap
     /// Note references and such, in characters of `text`; set when the block is emitted.
