@@ -11,6 +11,8 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var clients: [Int: IPCClient] = [:]
     private var nextID = 1
     private var hello = IPCHelloState()
+    /// `hello` encoded, until the next event changes it: clients connecting together share it.
+    private var helloMessage: IPCMessage?
     private var isClosed = false
     private var stallCheck: RepeatedTask?
     private let allocator = ByteBufferAllocator()
@@ -38,7 +40,8 @@ final class IPCClientRegistry: @unchecked Sendable {
         let client = IPCClient(id: id, channel: channel, framing: framing)
         clients[id] = client
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
-        _ = client.send(IPCMessage(hello.event.serialized(), allocator: channel.allocator))
+        if helloMessage == nil { helloMessage = IPCMessage(hello.event.serialized(), allocator: allocator) }
+        _ = client.send(helloMessage!)
         return id
     }
 
@@ -63,12 +66,18 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     /// An event for everyone (and for the next `hello`).
+    ///
+    /// Clients with a command being handled get it first: it may be their answer (`status` is answered by a
+    /// `state` event to everyone), which must not wait behind the writes to a thousand idle clients.
     func broadcast(_ event: JSONValue, json: [UInt8]) {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
+        helloMessage = nil
         guard !clients.isEmpty else { return }
         let message = IPCMessage(json: json, allocator: allocator)
-        for client in clients.values where !client.send(message) { dropStalled(client) }
+        let everyone = clients.values
+        for client in everyone where client.pendingCommands > 0 && !client.send(message) { dropStalled(client) }
+        for client in everyone where client.pendingCommands == 0 && !client.send(message) { dropStalled(client) }
     }
 
     /// An answer (or a refusal) for one client only.
