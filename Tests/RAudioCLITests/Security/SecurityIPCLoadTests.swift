@@ -9,8 +9,8 @@ import Testing
 /// The two bounds are the issue's (#35): `status` answered within 5 ms, RSS at most 60 MB.
 @Suite(.serialized) struct SecurityIPCLoadTests {
     /// A `status` asked over the unix socket while `idle` clients (half unix, half WebSocket) are connected
-    /// and read what they are sent but ask nothing: the median time until the asker has its `state`
-    /// (the answer, broadcast to every client) is at most 5 ms.
+    /// and ask nothing: the median time until the asker has its `state` (the answer, broadcast to every
+    /// client) is at most 5 ms.
     @Test func statusIsAnsweredWithin5msWithAThousandIdleClients() throws {
         let idle = 1_000
         IdleClients.raiseOpenFileLimit(to: idle * 2 + 256)
@@ -43,6 +43,50 @@ import Testing
         #expect(median <= 5, "status round trip with \(idle) idle clients: \(figures)")
         #expect(clients.greeted == idle, "every idle client is still connected")
         #expect(running.process.isRunning)
+    }
+
+    /// While one client sends commands as fast as it can (its answers and their events go to it first) and
+    /// the book plays, each of 300 idle clients, and the asker, is sent the events in stdout's order, none
+    /// missing, none twice: the broadcast's turns never reorder what a client gets.
+    @Test func everyClientGetsTheEventsInStdoutOrderWhileAnotherAsks() throws {
+        let idle = 300
+        IdleClients.raiseOpenFileLimit(to: idle * 2 + 256)
+        let path = IPCTests.socketPath()
+        let (running, _) = try IPCTests.start(["--ipc", "unix:\(path)"], extra: ["--ipc-max-connections", "\(idle + 16)"])
+        defer { running.send("quit\n"); _ = running.finish(timeout: 20) }
+        let clients = try IdleClients(unixPath: path, unixCount: idle, recording: true)
+        try #require(clients.waitUntilAllGreeted(timeout: 60), "\(clients.greeted) of \(idle) idle clients got their hello")
+
+        let asker = try LineClient(unixPath: path)
+        var askerLines: [String] = []
+        let commands = [#"{"command":"status","id":"s"}"#, #"{"command":"pause","id":"p"}"#, #"{"command":"status","id":"s"}"#,
+                        #"{"command":"play","id":"r"}"#]
+        for round in 0..<40 {
+            asker.send(commands[round % commands.count])
+            while let line = asker.next(timeout: 0.01) { askerLines.append(line) }
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline, let line = asker.next(timeout: 0.1) { askerLines.append(line) }
+        // What the clients have, then stdout once it is surely past it (stdout is written first, but read by a pipe).
+        var streams = clients.lines.map { Array($0.drop { !IPCTests.type($0, "hello") }.dropFirst()) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let stdout = running.outputLines
+        streams.append(askerLines.filter { !IPCTests.type($0, "hello") && !IPCTests.type($0, "ack") && !IPCTests.type($0, "error") })
+        var misordered: [String] = []
+        for (index, stream) in streams.enumerated() where !stream.isEmpty {
+            if !Self.isContiguousRun(stream, of: stdout) { misordered.append(index == idle ? "the asker" : "idle client \(index)") }
+        }
+        #expect(streams.allSatisfy { $0.count >= 8 }, "every client was sent events: \(streams.map(\.count).min() ?? 0) at least")
+        #expect(misordered.isEmpty, "not stdout's events in stdout's order: \(misordered.prefix(5)) (of \(misordered.count))")
+    }
+
+    /// Whether `lines` is found in `all` as one run: each one, in order, none between.
+    static func isContiguousRun(_ lines: [String], of all: [String]) -> Bool {
+        guard let first = lines.first else { return true }
+        for start in all.indices where all[start] == first && all.count - start >= lines.count {
+            if all[start..<(start + lines.count)].elementsEqual(lines) { return true }
+        }
+        return false
     }
 
     /// 20,000 connections reset as soon as made (WebSocket upgrades, then RST; unix-socket connects closed
@@ -85,12 +129,16 @@ import Testing
     }
 }
 
-/// Many clients that never send a command but read (and drop) all they are sent, as a page left open
-/// would: unix-socket clients, and WebSocket clients that sent their upgrade request. One thread polls
-/// them all; a client counts as greeted once its `hello` arrived, and stops counting if it is closed.
+/// Many clients that never send a command: unix-socket clients, and WebSocket clients that sent their
+/// upgrade request. One thread polls them all; a client counts as greeted once its `hello` arrived, and
+/// stops counting if it is closed. After the hello a client is read no further unless `recording`: the
+/// kernel's socket buffers (hundreds of KiB) hold the events of a test's seconds (about 1 KB a second),
+/// and the test process, which shares the machine with the server it measures, spends no time reading.
 final class IdleClients: @unchecked Sendable {
     private let descriptors: [Int32]
     private let greetedState: Locked<[Bool]>
+    /// With `recording`: every byte each client was sent.
+    private let received: Locked<[[UInt8]]>
     private let stop = Locked(false)
     private let done = DispatchSemaphore(value: 0)
 
@@ -103,7 +151,7 @@ final class IdleClients: @unchecked Sendable {
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    init(unixPath: String, unixCount: Int, webSocketPort port: Int, webSocketCount: Int) throws {
+    init(unixPath: String, unixCount: Int, webSocketPort port: Int = 0, webSocketCount: Int = 0, recording: Bool = false) throws {
         var descriptors: [Int32] = []
         let upgrade = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
@@ -120,17 +168,26 @@ final class IdleClients: @unchecked Sendable {
         }
         self.descriptors = descriptors
         greetedState = Locked(Array(repeating: false, count: descriptors.count))
-        let greetedState = greetedState, stop = stop, done = done, watched = descriptors
+        received = Locked(Array(repeating: [], count: descriptors.count))
+        let greetedState = greetedState, received = received, stop = stop, done = done, watched = descriptors
         Thread.detachNewThread {
             var polled = watched.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var greeted = Array(repeating: false, count: watched.count)
             var buffer = [UInt8](repeating: 0, count: 65536)
             let hello = Array(#""type":"hello""#.utf8)
+            // Kept light: this thread shares the machine with the server it measures.
             while !stop.withLock({ $0 }) {
                 guard poll(&polled, nfds_t(polled.count), 100) > 0 else { continue }
                 for index in polled.indices where polled[index].revents != 0 {
                     let count = buffer.withUnsafeMutableBytes { recv(polled[index].fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     if count > 0 {
-                        if buffer[0..<count].firstRange(of: hello) != nil { greetedState.withLock { $0[index] = true } }
+                        if recording { received.withLock { $0[index] += buffer[0..<count] } }
+                        if !greeted[index], buffer[0..<count].firstRange(of: hello) != nil {
+                            greeted[index] = true
+                            greetedState.withLock { $0[index] = true }
+                            // Not read further: only a close (POLLHUP) is still reported.
+                            if !recording { polled[index].events = 0 }
+                        }
                     } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                         greetedState.withLock { $0[index] = false }
                         polled[index].fd = -1
@@ -145,6 +202,11 @@ final class IdleClients: @unchecked Sendable {
         stop.withLock { $0 = true }
         done.wait()
         for descriptor in descriptors { close(descriptor) }
+    }
+
+    /// With `recording`: the lines each client was sent so far (unix-socket clients).
+    var lines: [[String]] {
+        received.withLock { $0 }.map { bytes in bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// How many clients got their `hello` and are still connected.
