@@ -24,6 +24,8 @@ final class IPCClient: @unchecked Sendable {
     /// Commands handed to the session and not handled yet.
     private(set) var pendingCommands = 0
     private(set) var isDropped = false
+    /// The number of the last broadcast event written to it (see `IPCClientRegistry.broadcast`).
+    var delivered = 0
     private var isReadingPaused = false
     /// When the client last took an event, or began to owe one.
     private var lastProgress = NIODeadline.now()
