@@ -22,10 +22,10 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var undelivered: [(sequence: Int, message: IPCMessage)] = []
     private var isSweeping = false
 
-    /// A broadcast is written to the clients in turns of the event loop this long at most (a few dozen
-    /// clients in a debug build, hundreds in a release one); other clients' commands are read, and their
-    /// answers written, between turns.
-    static let turnLength = TimeAmount.milliseconds(1)
+    /// A broadcast is written to the clients in turns of the event loop this long at most (a handful of
+    /// clients in a debug build); other clients' commands are read, and their answers written, between
+    /// turns. Shorter turns answer sooner on a busy machine and cost a timer each.
+    static let turnLength = TimeAmount.microseconds(250)
     static let pauseBetweenTurns = TimeAmount.microseconds(100)
 
     init(eventLoop: any EventLoop) {
