@@ -25,9 +25,14 @@ final class IPCClient: @unchecked Sendable {
     /// Commands handed to the session and not handled yet.
     private(set) var pendingCommands = 0
     private(set) var isDropped = false
+    /// The number of the last broadcast event written to it (see `IPCClientRegistry.broadcast`).
+    var delivered = 0
     private var isReadingPaused = false
     /// When the client last took an event, or began to owe one.
     private var lastProgress = NIODeadline.now()
+    /// A WebSocket client's frame encoder: events are written past it as frames encoded once for every
+    /// client (`IPCMessage.frame`), not encoded again per client.
+    private let frameEncoder: ChannelHandlerContext?
 
     /// A client that has not taken this much is dropped (it stopped reading).
     static let maximumPendingEvents = 1_000
@@ -42,6 +47,7 @@ final class IPCClient: @unchecked Sendable {
         self.id = id
         self.channel = channel
         self.framing = framing
+        frameEncoder = framing == .webSocket ? try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) : nil
     }
 
     /// Writes one event; returns false when the client is too far behind and must be dropped.
@@ -56,7 +62,13 @@ final class IPCClient: @unchecked Sendable {
         let written: EventLoopFuture<Void>
         switch framing {
         case .jsonLines: written = channel.writeAndFlush(message.line)
-        case .webSocket: written = channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: message.payload))
+        case .webSocket:
+            // Written from the encoder's context, the frame goes to the handlers before it (the socket), already encoded.
+            if let frameEncoder {
+                written = frameEncoder.writeAndFlush(NIOAny(message.frame))
+            } else {
+                written = channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: message.payload))
+            }
         }
         written.whenComplete { _ in
             self.pendingBytes -= size
@@ -106,26 +118,38 @@ final class IPCClient: @unchecked Sendable {
     }
 }
 
-/// One event as the clients are sent it, encoded once: the JSON text (a WebSocket frame's payload) and
-/// the same with its newline (a JSON line).
+/// One event as the clients are sent it, encoded once in one buffer: the JSON text (a WebSocket frame's
+/// payload), the same with its newline (a JSON line) and with a text frame's header (a WebSocket frame,
+/// unmasked as a server sends it).
 struct IPCMessage {
     let payload: ByteBuffer
     let line: ByteBuffer
+    let frame: ByteBuffer
 
     init(_ text: String, allocator: ByteBufferAllocator) {
-        var line = allocator.buffer(capacity: text.utf8.count + 1)
-        line.writeString(text)
-        payload = line.getSlice(at: line.readerIndex, length: line.readableBytes)!
-        line.writeInteger(UInt8(ascii: "\n"))
-        self.line = line
+        self.init(json: text.utf8, allocator: allocator)
     }
 
     /// A message from JSON text already encoded as UTF-8 (`EventWriter` encodes each event once).
-    init(json: [UInt8], allocator: ByteBufferAllocator) {
-        var line = allocator.buffer(capacity: json.count + 1)
-        line.writeBytes(json)
-        payload = line.getSlice(at: line.readerIndex, length: line.readableBytes)!
-        line.writeInteger(UInt8(ascii: "\n"))
-        self.line = line
+    init(json: some Collection<UInt8>, allocator: ByteBufferAllocator) {
+        let length = json.count
+        var buffer = allocator.buffer(capacity: 10 + length + 1)
+        // RFC 6455 §5.2: FIN and the text opcode, then the length in 7 bits, or 126 and 16 bits, or 127 and 64 bits.
+        buffer.writeInteger(UInt8(0x81))
+        if length < 126 {
+            buffer.writeInteger(UInt8(length))
+        } else if length <= Int(UInt16.max) {
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(length))
+        } else {
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(length))
+        }
+        let headerLength = buffer.readableBytes
+        buffer.writeBytes(json)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        frame = buffer.getSlice(at: buffer.readerIndex, length: headerLength + length)!
+        line = buffer.getSlice(at: buffer.readerIndex + headerLength, length: length + 1)!
+        payload = buffer.getSlice(at: buffer.readerIndex + headerLength, length: length)!
     }
 }

@@ -12,9 +12,22 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var clients: [Int: IPCClient] = [:]
     private var nextID = 1
     private var hello = IPCHelloState()
+    /// `hello` encoded, until the next event changes it: clients connecting together share it.
+    private var helloMessage: IPCMessage?
     private var isClosed = false
     private var stallCheck: RepeatedTask?
     private let allocator = ByteBufferAllocator()
+    /// The number of the last event broadcast; each client knows the last it was written (`IPCClient.delivered`).
+    private var sequence = 0
+    /// The events broadcast and not yet written to every client, oldest first.
+    private var undelivered: [(sequence: Int, message: IPCMessage)] = []
+    private var isSweeping = false
+
+    /// A broadcast is written to the clients in turns of the event loop this long at most (a handful of
+    /// clients in a debug build); other clients' commands are read, and their answers written, between
+    /// turns. Shorter turns answer sooner on a busy machine and cost a timer each.
+    static let turnLength = TimeAmount.microseconds(250)
+    static let pauseBetweenTurns = TimeAmount.microseconds(100)
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
@@ -37,9 +50,12 @@ final class IPCClientRegistry: @unchecked Sendable {
             return id
         }
         let client = IPCClient(id: id, channel: channel, framing: framing)
+        // The hello tells what the events so far told: the client starts after them.
+        client.delivered = sequence
         clients[id] = client
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
-        _ = client.send(IPCMessage(hello.event.json.serialized(), allocator: channel.allocator))
+        if helloMessage == nil { helloMessage = IPCMessage(hello.event.json.serialized(), allocator: allocator) }
+        _ = client.send(helloMessage!)
         return id
     }
 
@@ -64,18 +80,62 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     /// An event for everyone (and for the next `hello`).
+    ///
+    /// Clients with a command being handled get it at once: it may be their answer (`status` is answered by
+    /// a `state` event to everyone). The others get it in turns of `turnLength`, the event loop free
+    /// between turns: a thousand idle clients cost the one that asks a turn, not a thousand writes.
+    /// Every client is written the events in order (`catchUp`), however the turns interleave.
     func broadcast(_ event: PlayerEvent, json: [UInt8]) {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
+        helloMessage = nil
         guard !clients.isEmpty else { return }
-        let message = IPCMessage(json: json, allocator: allocator)
-        for client in clients.values where !client.send(message) { dropStalled(client) }
+        sequence += 1
+        undelivered.append((sequence, IPCMessage(json: json, allocator: allocator)))
+        for client in clients.values where client.pendingCommands > 0 { catchUp(client) }
+        if !isSweeping { sweep(Array(clients.values), from: 0, upTo: sequence) }
+    }
+
+    /// Writes to `client` the broadcast events it was not written yet.
+    private func catchUp(_ client: IPCClient) {
+        guard client.delivered < sequence else { return }
+        for (number, message) in undelivered where number > client.delivered {
+            guard client.send(message) else { return dropStalled(client) }
+        }
+        client.delivered = sequence
+    }
+
+    /// Catches up `order[start...]`, a turn at a time. Once every client has had every event up to
+    /// `last`, those are forgotten; a sweep starts again for events broadcast meanwhile.
+    private func sweep(_ order: [IPCClient], from start: Int, upTo last: Int) {
+        isSweeping = true
+        let turnEnd = NIODeadline.now() + Self.turnLength
+        var end = start
+        while end < order.count {
+            let client = order[end]
+            end += 1
+            if clients[client.id] === client { catchUp(client) }
+            if NIODeadline.now() >= turnEnd { break }
+        }
+        if end < order.count {
+            // Not `execute`: NIO runs every task queued, those queued meanwhile included, before it reads its
+            // sockets again. A task for a moment later lets the clients' commands be read in between.
+            eventLoop.scheduleTask(in: Self.pauseBetweenTurns) { self.sweep(order, from: end, upTo: last) }
+            return
+        }
+        undelivered.removeAll { $0.sequence <= last }
+        if undelivered.isEmpty || isClosed {
+            isSweeping = false
+        } else {
+            eventLoop.scheduleTask(in: Self.pauseBetweenTurns) { self.sweep(Array(self.clients.values), from: 0, upTo: self.sequence) }
+        }
     }
 
     /// An answer (or a refusal) for one client only.
     func send(_ text: String, to id: Int) {
         eventLoop.preconditionInEventLoop()
         guard let client = clients[id] else { return }
+        catchUp(client)
         if !client.send(IPCMessage(text, allocator: allocator)) { dropStalled(client) }
     }
 
@@ -86,6 +146,7 @@ final class IPCClientRegistry: @unchecked Sendable {
         stallCheck?.cancel()
         for client in clients.values { client.drop() }
         clients.removeAll()
+        undelivered.removeAll()
     }
 
     private func dropStalledClients() {
