@@ -81,7 +81,7 @@ state-stress: release ## Kill players with SIGKILL 1,000 times (KILLS=...) mid-s
 
 security: deps ## Run the security suites (Security*: forged requests, exhaustion, framing, bombs, state store, signals; docs/SECURITY.md)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter Security
+	$(SWIFT) test --skip-build --no-parallel --filter Security
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"
