@@ -30,7 +30,7 @@ enum IPCFuzzHarness {
         let loop = EmbeddedEventLoop()
         let channel = EmbeddedChannel(loop: loop)
         let registry = IPCClientRegistry(eventLoop: loop)
-        let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .bufferingNewest(64))
+        let (commands, continuation) = AsyncStream.makeStream(of: IncomingCommand.self, bufferingPolicy: .bufferingNewest(64))
         _ = commands
         do {
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
@@ -53,7 +53,7 @@ enum IPCFuzzHarness {
         let loop = EmbeddedEventLoop()
         let channel = EmbeddedChannel(loop: loop)
         let registry = IPCClientRegistry(eventLoop: loop)
-        let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .bufferingNewest(64))
+        let (commands, continuation) = AsyncStream.makeStream(of: IncomingCommand.self, bufferingPolicy: .bufferingNewest(64))
         _ = commands
         let admission = IPCAdmission(token: "fuzz-token")
         admission.port = 9
@@ -116,7 +116,7 @@ enum IPCFuzzHarness {
     }
 
     private static func finish(_ channel: EmbeddedChannel, registry: IPCClientRegistry,
-                               continuation: AsyncStream<AddressedCommand>.Continuation) {
+                               continuation: AsyncStream<IncomingCommand>.Continuation) {
         registry.closeAll()
         continuation.finish()
         _ = try? channel.finish(acceptAlreadyClosed: true)

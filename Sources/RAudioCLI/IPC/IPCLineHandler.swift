@@ -10,12 +10,12 @@ final class IPCLineHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let registry: IPCClientRegistry
-    private let commands: AsyncStream<AddressedCommand>.Continuation
+    private let commands: AsyncStream<IncomingCommand>.Continuation
     private var id = 0
     private var line: [UInt8] = []
     private var isDiscarding = false
 
-    init(registry: IPCClientRegistry, commands: AsyncStream<AddressedCommand>.Continuation) {
+    init(registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation) {
         self.registry = registry
         self.commands = commands
     }
@@ -42,8 +42,11 @@ final class IPCLineHandler: ChannelInboundHandler {
                 if line.count >= CommandLineReader.maximumLineLength { isDiscarding = true }
             }
             guard let newline else { return }
-            commands.yield(AddressedCommand(line: String(decoding: line, as: UTF8.self), origin: .ipcClient(id),
-                                             handled: registry.commandArrived(from: id)))
+            // Parsed here, where it comes in: the session gets a typed command (or the refusal to answer).
+            if let command = IncomingCommand(parsing: String(decoding: line, as: UTF8.self), origin: .ipcClient(id),
+                                             handled: registry.commandArrived(from: id)) {
+                commands.yield(command)
+            }
             line.removeAll(keepingCapacity: true)
             isDiscarding = false
             rest = rest[rest.index(after: newline)...]

@@ -14,8 +14,8 @@ import ReadiumShared
 /// commands and writes events; the session loop only hands it events (`receive`, `answer`), never
 /// waiting. Commands come out of `commands`, with the client to answer.
 final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
-    let commands: AsyncStream<AddressedCommand>
-    private let continuation: AsyncStream<AddressedCommand>.Continuation
+    let commands: AsyncStream<IncomingCommand>
+    private let continuation: AsyncStream<IncomingCommand>.Continuation
     private let group: MultiThreadedEventLoopGroup
     private let registry: IPCClientRegistry
     private let listeners: [any Channel]
@@ -31,7 +31,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     /// Throws `IPCError` when an address cannot be listened on; nothing is left open then.
     init(addresses: [IPCAddress], token: String?, page: (port: Int, site: ReadAlongSite)? = nil,
          limits: IPCLimits = IPCLimits()) throws(IPCError) {
-        let (commands, continuation) = AsyncStream.makeStream(of: AddressedCommand.self, bufferingPolicy: .unbounded)
+        let (commands, continuation) = AsyncStream.makeStream(of: IncomingCommand.self, bufferingPolicy: .unbounded)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let registry = IPCClientRegistry(eventLoop: group.next())
         let gate = IPCConnectionGate(maximum: limits.maximumConnections)
@@ -117,7 +117,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     }
 
     private static func lineBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
-                                      commands: AsyncStream<AddressedCommand>.Continuation, gate: IPCConnectionGate) -> ServerBootstrap {
+                                      commands: AsyncStream<IncomingCommand>.Continuation, gate: IPCConnectionGate) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .smallReads()
             .childChannelInitializer { channel in
@@ -132,7 +132,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     /// request `admission` lets through with a valid key, else `IPCHTTPHandler` (the page, refusals). Called on
     /// the channel's event loop; the fuzz harness builds its connections with it too.
     static func configureWebSocketPipeline(
-        of channel: any Channel, registry: IPCClientRegistry, commands: AsyncStream<AddressedCommand>.Continuation,
+        of channel: any Channel, registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation,
         admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits
     ) throws {
         let upgrader = NIOWebSocketServerUpgrader(
@@ -154,7 +154,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     }
 
     private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
-                                           commands: AsyncStream<AddressedCommand>.Continuation, admission: IPCAdmission,
+                                           commands: AsyncStream<IncomingCommand>.Continuation, admission: IPCAdmission,
                                            site: ReadAlongSite?, gate: IPCConnectionGate, limits: IPCLimits) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

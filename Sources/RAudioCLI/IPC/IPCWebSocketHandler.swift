@@ -19,7 +19,7 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let registry: IPCClientRegistry
-    private let commands: AsyncStream<AddressedCommand>.Continuation
+    private let commands: AsyncStream<IncomingCommand>.Continuation
     private var id = 0
     /// The text of a fragmented message so far.
     private var message: [UInt8] = []
@@ -28,7 +28,7 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
     private var isInMessage = false
     private var isClosing = false
 
-    init(registry: IPCClientRegistry, commands: AsyncStream<AddressedCommand>.Continuation) {
+    init(registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation) {
         self.registry = registry
         self.commands = commands
     }
@@ -67,7 +67,9 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
                 guard let line = Self.utf8(message, allowingCutEnd: message.count >= CommandLineReader.maximumLineLength) else {
                     return fail(.dataInconsistentWithMessage, context: context)
                 }
-                commands.yield(AddressedCommand(line: line, origin: .ipcClient(id), handled: registry.commandArrived(from: id)))
+                if let command = IncomingCommand(parsing: line, origin: .ipcClient(id), handled: registry.commandArrived(from: id)) {
+                    commands.yield(command)
+                }
             } else {
                 let refusal = PlayerEvent.issue(.error, code: "command-malformed",
                                                 message: "a binary frame is not a command: send each command as a text frame")

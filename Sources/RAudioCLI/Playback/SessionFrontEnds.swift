@@ -12,8 +12,8 @@ struct SessionFrontEnds {
     var observers: [any EventObserver] = []
     /// Commands from elsewhere than stdin (the desktop).
     var remoteCommands: [AsyncStream<PlayerCommand>] = []
-    /// Commands whose answers go back to their sender alone (the IPC server's clients).
-    var addressedCommands: [AsyncStream<AddressedCommand>] = []
+    /// Commands whose answers go back to their sender alone (the IPC server's clients), parsed by the server.
+    var addressedCommands: [AsyncStream<IncomingCommand>] = []
     /// `--ipc`: where the IPC server listens (its `listening` events), or why it could not start.
     var ipcAddresses: [IPCAddress] = []
     var ipcFailure: IPCError?
@@ -27,7 +27,7 @@ struct SessionFrontEnds {
         let typed = (terminal.map { [$0.commands] } ?? []) + remoteCommands
         return [Self.relay(stdin.lines) { IncomingCommand(parsing: $0, handled: { stdin.lineHandled() }) }]
             + typed.map { Self.relay($0) { IncomingCommand($0) } }
-            + addressedCommands.map { Self.relay($0) { IncomingCommand(parsing: $0.line, origin: $0.origin, handled: $0.handled) } }
+            + addressedCommands
     }
 
     /// `source`'s elements made into commands by `transform` (nil: dropped).
