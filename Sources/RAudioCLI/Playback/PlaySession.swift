@@ -66,7 +66,7 @@ struct PlaySession {
         do {
             navigator = try AudioNavigator(publication: publication, components: components, configuration: configuration)
         } catch {
-            return try reportUnplayable(error)
+            return try reportUnplayable(error, publication: publication)
         }
         // From here on, remote retries reach every observer as the navigator's `warning` events.
         RemoteAccessSetup.warnings.route { [navigator] warning in
@@ -104,7 +104,7 @@ struct PlaySession {
             navigator = try MediaOverlayNavigator(publication: publication, components: components, engine: engine,
                                                   planOptions: narration.planOptions, configuration: configuration)
         } catch {
-            return try reportUnplayable(error)
+            return try reportUnplayable(error, publication: publication)
         }
         let opened = PlayerEvent.opened(publication, duration: nil)
         let chapters = ChapterMap(publication: publication)
@@ -213,9 +213,11 @@ struct PlaySession {
 
     /// Reports a navigator that could not be made as a fatal `error` event; returns its exit status
     /// (`ExitStatus(for:)`: 65 for an `AudioNavigatorError`, 70 for an error raudio does not expect).
-    private func reportUnplayable(_ error: any Error) throws(ReaderGone) -> ExitStatus {
+    private func reportUnplayable(_ error: any Error, publication: Publication) throws(ReaderGone) -> ExitStatus {
         if let error = error as? AudioNavigatorError {
-            try writer.report(.error, code: error.codeName, message: "\(path): \(error.message)", fatal: true, href: path)
+            // A book of text (or whose only audio is in its pages) is read aloud by `speak`.
+            let advice = error.code == .noAudio && publication.mediaType.matches(.epub) ? "; it has text: read it aloud with raudio speak \(path)" : ""
+            try writer.report(.error, code: error.codeName, message: "\(path): \(error.message)\(advice)", fatal: true, href: path)
         } else {
             try writer.report(.error, code: "internal-error", message: "\(path): \(error)", fatal: true)
         }

@@ -31,10 +31,15 @@ public enum PlayerCommandParser {
         }
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty || text.hasPrefix("#") { return .success(nil) }
+        // Another JSON value (an array, a string) is a JSON command gone wrong, not an unknown word.
+        if text.hasPrefix("[") || text.hasPrefix("\"") {
+            return .failure(CommandParseError(.malformed, "a JSON command is an object, such as {\"command\":\"pause\"}; got \(quoted(text))"))
+        }
         do {
             if text.hasPrefix("{") {
                 return .success(try parseJSON(Substring(text)))
             }
+
             return .success(try parseWords(Substring(text)))
         } catch {
             return .failure(error)

@@ -68,6 +68,8 @@ public struct AudioFileChapter: Sendable, Hashable {
             sorted.sort { $0.start < $1.start }
         }
         var kept: [AudioFileChapter] = []
+        // Chapters starting with the one before (within a millisecond): said once, with their count.
+        var simultaneous: [Double] = []
         for var chapter in sorted {
             chapter.start = max(0, chapter.start)
             if let duration, chapter.start >= duration {
@@ -79,13 +81,18 @@ public struct AudioFileChapter: Sendable, Hashable {
                 if last.title == nil || last.title?.isEmpty == true, chapter.title?.isEmpty == false {
                     kept[kept.count - 1] = chapter
                 }
-                warnings.append("two chapters start at \(Self.seconds(chapter.start)); one left out")
+                simultaneous.append(chapter.start)
                 continue
             }
             if let end = chapter.end, end <= chapter.start {
                 chapter.end = nil
             }
             kept.append(chapter)
+        }
+        if let first = simultaneous.first {
+            warnings.append(simultaneous.count == 1
+                ? "two chapters start at \(Self.seconds(first)), less than 1 ms apart; one left out"
+                : "\(simultaneous.count) chapters start less than 1 ms after an earlier one (the first at \(Self.seconds(first))); left out")
         }
         for index in kept.indices {
             let next = index + 1 < kept.count ? kept[index + 1].start : duration

@@ -39,4 +39,16 @@ import Testing
         ], duration: nil)
         #expect(chapters.map(\.end) == [5, nil])
     }
+
+    /// Issue 36: chapters a millisecond apart were each said ("two chapters start at 0.001 s; one left out",
+    /// 133 lines in info --human): now once, with their count, saying they are less than 1 ms apart.
+    @Test func chaptersStartingTogetherAreSaidOnceWithTheirCount() {
+        let together = (0..<134).map { AudioFileChapter(title: "Part \($0)", start: 0.001 + Double($0) * 0.000001) }
+        let (chapters, warnings) = AudioFileChapter.repaired(together + [AudioFileChapter(title: "End", start: 60)], duration: 100)
+        #expect(chapters.map(\.title) == ["Part 0", "End"])
+        #expect(warnings == ["133 chapters start less than 1 ms after an earlier one (the first at 0.001 s); left out"], "\(warnings)")
+        let pair = AudioFileChapter.repaired([AudioFileChapter(title: nil, start: 2), AudioFileChapter(title: "B", start: 2)], duration: nil)
+        #expect(pair.chapters.map(\.title) == ["B"])
+        #expect(pair.warnings.count == 1 && pair.warnings[0].contains("less than 1 ms apart"))
+    }
 }
