@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `make conformance`: runs raudio over every file of the corpus (and any extra directory) and fails on
 # a crash (exit by signal), a hang (time limit), an exit code outside the documented set, or a
-# non-zero exit without a message on stderr. Writes the table to docs/CONFORMANCE.md.
+# non-zero exit without a message on stderr. Writes the table to docs/CONFORMANCE.md, then the W3C EPUB 3.3
+# reading-system tests of the corpus as an audio reader takes them (scripts/w3c-conformance.py), which fails on a
+# test that fails and is not a known failure.
 #
 # Usage: scripts/conformance.sh RAUDIO_BINARY [EXTRA_DIRECTORY...]
 # Environment:
@@ -126,8 +128,14 @@ mkdir -p "$(dirname "$OUTPUT")"
 
 printf 'conformance: %s files, %s runs: %s ok, %s refused, %s failed (%s s); table in %s\n' \
     "$files" "$runs" "$ok" "$refused" "$failures" "$elapsed" "${OUTPUT#"$ROOT"/}" >&2
+# The W3C EPUB 3.3 reading-system tests as an audio reader takes them: their own section of the table.
+w3c_status=0
+if [[ -d "$CORPUS" ]]; then
+    python3 "$ROOT/scripts/w3c-conformance.py" "$RAUDIO" "$CORPUS" >>"$OUTPUT" || w3c_status=$?
+fi
 if [[ $failures -gt 0 ]]; then
     awk -F'\t' '$3 ~ /^FAIL/ { printf "conformance: %s: %s %s (exit %s) %s\n", $3, $2, $1, $4, $5 }' <<<"$rows" >&2
     exit 1
 fi
+[[ $w3c_status -eq 0 ]] || exit 1
 exit 0
