@@ -23,4 +23,33 @@ import Testing
         let errors = result.outputLines.compactMap { try? JSONParser.parse(Array($0.utf8)).objectValue }.filter { $0["type"]?.stringValue == "error" }
         #expect(errors.map { $0["code"]?.stringValue } == ["command-malformed"], "\(errors)")
     }
+
+    /// An Audible `.aa` made from the public format's header (FFmpeg's aa demuxer documents it): the file's
+    /// size, the magic 57 90 75 36, a table of contents, then a dictionary of tags; encrypted audio after.
+    static func audibleAA(tags: [(String, String)]) throws -> URL {
+        func u32(_ value: Int) -> [UInt8] { [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        var body: [UInt8] = u32(2) + u32(0) + u32(1) + u32(0) + u32(0) + u32(2) + u32(0) + u32(0) + [UInt8](repeating: 0, count: 24)
+        body += u32(tags.count)
+        for (key, value) in tags { body += [0] + u32(key.utf8.count) + u32(value.utf8.count) + Array(key.utf8) + Array(value.utf8) }
+        body += (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }
+        let file = u32(8 + body.count) + [0x57, 0x90, 0x75, 0x36] + body
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-\(UUID().uuidString).aa")
+        try Data(file).write(to: url)
+        return url
+    }
+
+    /// Issue 36: a real Audible `.aa` was "not a publication raudio can open"; its metadata is shown and
+    /// it is refused as protected by Audible DRM (exit 65), as an AAX is.
+    @Test func anAudibleAAFileIsRecognizedItsTagsShownAndRefused() throws {
+        let book = try Self.audibleAA(tags: [("title", "The Lighthouse Keeper"), ("author", "The raudio project"), ("narrator", "A Voice")])
+        defer { try? FileManager.default.removeItem(at: book) }
+        let info = try ProcessRunner.raudio(["info", "--human", book.path], timeout: 60)
+        #expect(info.status == 0, "\(info.standardError)")
+        for line in ["The Lighthouse Keeper", "Author: The raudio project", "Narrator: A Voice", "Protected by: Audible DRM"] {
+            #expect(info.outputLines.contains(line), "\(line) not in \(info.outputLines)")
+        }
+        let play = try ProcessRunner.raudio(["play", book.path, "--output", "null", "--no-state"], timeout: 60)
+        #expect(play.status == 65)
+        #expect(play.standardError.contains("protected by Audible DRM"), "\(play.standardError)")
+    }
 }

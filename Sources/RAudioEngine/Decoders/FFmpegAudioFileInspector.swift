@@ -43,7 +43,9 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
         } catch {
             // A protected file is still a book someone owns: say which DRM, rather than fail.
             for protection in [Publication.Protection.audible, .fairPlay] where error.message == FFmpegInput.refusal(protection) {
-                var description = AudioFileDescription()
+                // An Audible .aa says its title, author and narrator in its header.
+                var description = AudibleAAHeader.tags(of: resource).map { Self.describe(tags: $0, duration: nil, chapters: [], cover: nil) }
+                    ?? AudioFileDescription()
                 description.protection = protection
                 return description
             }

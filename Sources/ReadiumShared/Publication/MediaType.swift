@@ -80,6 +80,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible, Codable {
     public static let wav = MediaType(known: "audio/wav")
     public static let flac = MediaType(known: "audio/flac")
     public static let webmAudio = MediaType(known: "audio/webm")
+    /// An Audible `.aa` file (protected by Audible's DRM: its metadata can be read, its audio not).
+    public static let audibleAA = MediaType(known: "audio/audible")
     public static let aiff = MediaType(known: "audio/aiff")
     // Publications
     public static let readiumWebPubManifest = MediaType(known: "application/webpub+json")

@@ -39,6 +39,8 @@ public enum ContentSniffer {
         if bytes.starts(with: Array("fLaC".utf8)) { return .flac }
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WAVE".utf8) { return .wav }
         if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) { return .mp4Audio }
+        // Audible's .aa: the file's size, then this magic (its audio is encrypted: see Publication.Protection).
+        if bytes.count >= 8, Array(bytes[4..<8]) == [0x57, 0x90, 0x75, 0x36] { return .audibleAA }
         if bytes.count >= 4, Array(bytes[0..<4]) == [0x1A, 0x45, 0xDF, 0xA3] { return .webmAudio }
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .aac }
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0, bytes[1] & 0x06 != 0, bytes[2] & 0xF0 != 0xF0 {
@@ -49,6 +51,6 @@ public enum ContentSniffer {
 
     /// Audio file extensions accepted in an informal audiobook (playlists and unknown ones are not tracks).
     public static let audioExtensions: Set<String> = [
-        "mp3", "ogg", "oga", "opus", "m4a", "m4b", "aac", "flac", "wav", "webm", "aiff", "aif", "alac", "mogg",
+        "mp3", "ogg", "oga", "opus", "m4a", "m4b", "aac", "flac", "wav", "webm", "aiff", "aif", "alac", "mogg", "aa",
     ]
 }
