@@ -55,8 +55,8 @@ struct SessionFrontEnds {
         status.chapters = chapters?.entries.map { PlayerStatus.Chapter(title: $0.title, start: $0.start) } ?? []
         if options.usesTerminalPlayer {
             frontEnds.terminal = TerminalPlayer(status: status)
-        } else if case .wav = options.output, isatty(STDERR_FILENO) == 1 {
-            frontEnds.observers.append(RenderProgress(status: status))
+        } else if case .wav(let path) = options.output, isatty(STDERR_FILENO) == 1 {
+            frontEnds.observers.append(RenderProgress(status: status, path: path))
         }
         if !options.noMpris && !options.rendersFasterThanRealTime {
             // Connects on its own thread: playback starts without waiting for D-Bus, and without a

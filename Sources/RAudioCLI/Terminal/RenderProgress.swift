@@ -5,9 +5,12 @@ import ReadiumShared
 
 /// A progress bar on stderr while rendering to a WAV file (when stderr is a terminal): how far, the
 /// publication time reached, and the time left at the rate rendering goes. Redrawn in place at most
-/// four times a second; `finish()` ends its line.
+/// four times a second; `finish()` replaces it with what was written: the file, its length, how long it took.
 final class RenderProgress: EventObserver, @unchecked Sendable {
     private let state: Locked<State>
+    /// The WAV file written.
+    private let path: String
+    private let created = Date().timeIntervalSince1970
 
     private struct State {
         var status: PlayerStatus
@@ -17,8 +20,9 @@ final class RenderProgress: EventObserver, @unchecked Sendable {
         var lastLine = ""
     }
 
-    init(status: PlayerStatus) {
+    init(status: PlayerStatus, path: String) {
         state = Locked(State(status: status))
+        self.path = path
     }
 
     func receive(_ event: PlayerEvent) {
@@ -43,7 +47,30 @@ final class RenderProgress: EventObserver, @unchecked Sendable {
 
     func finish() {
         let drew = state.withLock { !$0.lastLine.isEmpty }
-        if drew { StandardStreams.printError("") }
+        let summary = Self.summary(path: path, wallSeconds: Date().timeIntervalSince1970 - created)
+        StandardStreams.printError((drew ? "\r" : "") + summary + (drew ? "\u{1B}[K" : ""))
+    }
+
+    /// `wrote book.wav: 1:02:03 of audio in 4:05`: the length from the file's WAV header and size (what was
+    /// written, whether the book ended or was stopped).
+    static func summary(path: String, wallSeconds: Double) -> String {
+        let took = TerminalScreen.time(max(0, wallSeconds))
+        guard let seconds = wavSeconds(path: path) else { return "wrote \(path) in \(took)" }
+        return "wrote \(path): \(TerminalScreen.time(seconds)) of audio in \(took)"
+    }
+
+    /// The seconds of audio in the WAV file at `path` from its `fmt ` chunk and its size; nil when it is not one.
+    static func wavSeconds(path: String) -> Double? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 44), header.count == 44,
+              header.prefix(4) == Data("RIFF".utf8), header[8..<12] == Data("WAVE".utf8),
+              let size = try? handle.seekToEnd() else { return nil }
+        func value(_ offset: Int, _ count: Int) -> Int { header[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let channels = value(22, 2), rate = value(24, 4), bits = value(34, 2)
+        let bytesPerSecond = channels * rate * bits / 8
+        guard bytesPerSecond > 0 else { return nil }
+        return Double(max(0, Int(size) - 44)) / Double(bytesPerSecond)
     }
 
     /// `rendering ━━━━━──── 42% 1:02:03 / 10:00:00 · 0:35 left`, fitted to `columns`.
