@@ -10,7 +10,8 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play an audiobook; events as JSON lines on stdout, commands on stdin.",
         discussion: """
             Commands (one per line, words or JSON): play, pause, toggle, stop, quit, seek 1:02:03, seek +30, \
-            forward, back, next, previous, go <locator JSON>, speed 1.5, volume 0.8, status; escape in a narrated EPUB. \
+            forward, back, next, previous, go <locator JSON>, speed 1.5, volume 0.8, status, bookmark [note], bookmarks, \
+            go bookmark:ID, sleep 30m|+5m|chapter|off, chapter next|previous|N, toc; escape in a narrated EPUB. \
             An EPUB with media overlays plays its narration, with text-to-speech where there is no audio. \
             See docs/events.md for the protocol and the exit codes.
             """
@@ -21,10 +22,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup var options: PlaybackOptions
 
+    @OptionGroup(title: "Audio") var audio: AudioPlaybackOptions
+
     @OptionGroup(title: "Narrated EPUBs (media overlays)") var narration: NarrationOptions
 
     func run() async throws {
-        let status = await PlaySession(path: path, options: options, narration: narration).run()
+        let status = await PlaySession(path: path, options: options, audio: audio, narration: narration).run()
         if status != .success { throw ExitCode(status.rawValue) }
     }
 }

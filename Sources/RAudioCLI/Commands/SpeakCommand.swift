@@ -13,7 +13,8 @@ struct SpeakCommand: AsyncParsableCommand {
             The protocol of raudio play, extended (docs/events.md): each utterance is announced by an \
             "utterance" event and each word heard by a "range" event. Commands: play, pause, toggle, stop, \
             quit, next, previous (and forward, back: by utterance), go <locator JSON>, speed 1.5, volume 0.8, \
-            pitch 1.2, voice fr, status; seek is refused (speech has no timeline).
+            pitch 1.2, voice fr, status, bookmark [note], bookmarks, go bookmark:ID, sleep 30m|+5m|chapter|off, \
+            chapter next|previous|N, toc; seek is refused (speech has no timeline).
             """
     )
 

@@ -7,15 +7,16 @@ import ReadiumShared
 extension ListeningMemory {
     /// The memory of `publication` opened from `path`, or nil with `--no-state` (or `RAUDIO_NO_STATE=1`) or
     /// when the store cannot be used (a warning on stderr says why). `RAUDIO_SAVE_INTERVAL` (seconds, for
-    /// tests) replaces the 15 s between saves while playing.
-    static func open(publication: Publication, path: String, mode: String, options: PlaybackOptions) -> ListeningMemory? {
+    /// tests) replaces the 15 s between saves while playing. `autoRewind`: `raudio play`'s (speech starts again
+    /// at its sentence: none).
+    static func open(publication: Publication, path: String, mode: String, options: PlaybackOptions, autoRewind: AutoRewind = .off) -> ListeningMemory? {
         let environment = ProcessInfo.processInfo.environment
         guard !options.noState, environment["RAUDIO_NO_STATE"] != "1" else { return nil }
         let (store, warnings) = ListeningStateStore.open(directory: StateDirectory.resolve(option: options.stateDir))
         for warning in warnings { StandardStreams.printError("raudio: warning: \(warning)") }
         guard let store else { return nil }
         do {
-            return try ListeningMemory(store: store, publication: publication, path: path, mode: mode, autoRewind: options.autoRewindSteps,
+            return try ListeningMemory(store: store, publication: publication, path: path, mode: mode, autoRewind: autoRewind,
                                        saveInterval: environment["RAUDIO_SAVE_INTERVAL"].flatMap(Double.init) ?? 15,
                                        warn: { StandardStreams.printError("raudio: warning: \($0)") })
         } catch {

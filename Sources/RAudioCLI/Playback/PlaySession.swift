@@ -11,6 +11,7 @@ import ReadiumShared
 struct PlaySession {
     let path: String
     let options: PlaybackOptions
+    let audio: AudioPlaybackOptions
     var narration = NarrationOptions()
     var writer: EventWriter { EventWriter(observers: [JSONLinesPrinter(printsJSONLines: !options.usesTerminalPlayer, selection: options.events ?? .all)]) }
 
@@ -27,7 +28,7 @@ struct PlaySession {
 
     private func runReportingEvents() async throws(ReaderGone) -> ExitStatus {
         routeRemoteWarnings()
-        RemoteAccessSetup.setCacheCapacity(options.cacheBytes)
+        RemoteAccessSetup.setCacheCapacity(audio.cacheBytes)
         var publication: Publication
         do {
             publication = try PublicationLoading.open(path: path)
@@ -49,14 +50,15 @@ struct PlaySession {
         var components = AudioEngineComponents.make(output: outputDestination(title: publication.title), realtime: options.realtime)
         components.reconnectTimeout = options.reconnectTimeout
         let isNarration = publication.mediaOverlays != nil || (narration.forceTTS && publication.mediaType == .epub)
-        let memory = ListeningMemory.open(publication: publication, path: path, mode: isNarration ? "narration" : "play", options: options)
+        let memory = ListeningMemory.open(publication: publication, path: path, mode: isNarration ? "narration" : "play", options: options,
+                                            autoRewind: audio.autoRewindSteps)
         let configuration = configuration(remembering: memory)
         memory?.remember(BookSettings(speed: options.speed, volume: options.volume))
         if isNarration {
             return try await playNarration(of: publication, components: components, configuration: configuration, memory: memory)
         }
         var analysis: LoudnessAnalysis?
-        if options.normalize {
+        if audio.normalize {
             let resumed = memory?.resumePoint.flatMap { point in publication.readingOrder.firstIndex { $0.hrefWithoutFragment == point.locator.href } }
             analysis = LoudnessAnalysis(publication: publication, store: memory?.store, key: memory?.key, startingAt: resumed ?? 0)
             components.decoderFactory = NormalizingDecoderFactory(base: components.decoderFactory, gains: analysis!.gains)
@@ -149,7 +151,7 @@ struct PlaySession {
         var configuration = AudioNavigatorConfiguration()
         configuration.speed = options.speed ?? remembered?.speed ?? 1
         configuration.volume = options.volume ?? remembered?.volume ?? 1
-        configuration.positionInterval = options.interval
+        configuration.positionInterval = audio.interval
         configuration.stopAfter = options.duration
         return configuration
     }

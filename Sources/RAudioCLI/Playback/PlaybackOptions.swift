@@ -11,7 +11,7 @@ struct PlaybackOptions: ParsableArguments {
     var output: OutputChoice = .pulse
 
     @Option(help: ArgumentHelp(
-        "Where to start: a Readium Locator as JSON, a time in the publication (seconds or h:mm:ss), a percentage such as 42%, or `start`; by default where the book was left.",
+        "Where to start: a Readium Locator as JSON, a percentage such as 42%, or `start` (raudio play also takes a time in the publication, seconds or h:mm:ss; speech has no timeline); by default where the book was left.",
         valueName: "position"))
     var from: StartPosition?
 
@@ -26,9 +26,6 @@ struct PlaybackOptions: ParsableArguments {
 
     /// Whether the audio goes out faster than real time: a WAV or null output without `--realtime`.
     var rendersFasterThanRealTime: Bool { output != .pulse && !realtime }
-
-    @Option(help: "Seconds of media time between position events.")
-    var interval: Double = 0.5
 
     @Option(help: "Stop after this many seconds of audio.")
     var duration: Double?
@@ -79,23 +76,12 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "With --web, open the page in the desktop's browser (xdg-open).")
     var open = false
 
-    @Option(help: ArgumentHelp(
-        "Disk cache of remote tracks' bytes in $XDG_CACHE_HOME/raudio, least recently used dropped first (512M by default; 0 turns it off).",
-        valueName: "size"))
-    var cacheSize: String?
-
-    /// `--cache-size` in bytes (the default when not given).
-    var cacheBytes: Int64 { cacheSize.flatMap(ByteSize.parse) ?? RemoteAccessSetup.defaultCacheBytes }
-
     /// Whether the terminal player draws the session instead of JSON lines: `--ui`, or stdin and stdout
     /// are both a terminal and `--json` was not given. (Commands piped in while stdout is a terminal,
     /// `echo pause | raudio play book`, keep the line protocol: they are not keys.)
     var usesTerminalPlayer: Bool {
         ui || (!json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1)
     }
-
-    @Flag(help: "Bring every track to the same loudness (EBU R 128, -18 LUFS), measured in the background and remembered.")
-    var normalize = false
 
     @Option(help: ArgumentHelp("Pause after this long (30m, 1h30m, 90s, 45 = minutes), fading out over the last 10 s.", valueName: "time"))
     var sleep: String?
@@ -111,24 +97,7 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Neither resume nor remember this book's position and settings.")
     var noState = false
 
-    @Flag(help: "Resume exactly where the book was left, without going back a little after a long pause.")
-    var noAutoRewind = false
-
-    @Option(help: ArgumentHelp(
-        "How far to go back on resuming, by how long the book was paused: pause:rewind pairs, default 1m:2,10m:5,1h:10,1d:30 (seconds, or with s, m, h, d).",
-        valueName: "steps"))
-    var autoRewind: String?
-
-    /// The auto-rewind in force: `--no-auto-rewind`, `--auto-rewind`, or the standard steps.
-    var autoRewindSteps: AutoRewind {
-        if noAutoRewind { return .off }
-        return autoRewind.flatMap(AutoRewind.init(parsing:)) ?? .standard
-    }
-
     mutating func validate() throws {
-        if let cacheSize, ByteSize.parse(cacheSize) == nil {
-            throw ValidationError("--cache-size \(cacheSize): give a size such as 512M, 2G or 0 (no cache)")
-        }
         if ui && json {
             throw ValidationError("--ui and --json exclude each other: --ui draws the terminal player, --json prints events for programs")
         }
@@ -138,14 +107,8 @@ struct PlaybackOptions: ParsableArguments {
         if let volume, !(volume.isFinite && (0...2).contains(volume)) {
             throw ValidationError("--volume must be between 0 and 2 (above 1 boosts, with a limiter), for example --volume 0.8")
         }
-        guard interval.isFinite, interval >= 0.05 else {
-            throw ValidationError("--interval must be at least 0.05 seconds, for example --interval 0.5")
-        }
         guard reconnectTimeout.isFinite, reconnectTimeout >= 0 else {
             throw ValidationError("--reconnect-timeout must be 0 or more seconds, for example --reconnect-timeout 30")
-        }
-        if let autoRewind, AutoRewind(parsing: autoRewind) == nil {
-            throw ValidationError("--auto-rewind \(autoRewind): give pause:rewind pairs, for example --auto-rewind 1m:2,1h:10 (or off)")
         }
         if let sleep {
             guard case .after? = SleepRequest(parsing: sleep) else {
