@@ -28,6 +28,9 @@ final class IPCClient: @unchecked Sendable {
     /// The number of the last broadcast event written to it (see `IPCClientRegistry.broadcast`).
     var delivered = 0
     private var isReadingPaused = false
+    /// The client closed its sending side (a half-close, as `socat` does at the end of its input): it is
+    /// closed once every command it sent is answered and the answers are written.
+    private var closesWhenAnswered = false
     /// When the client last took an event, or began to owe one.
     private var lastProgress = NIODeadline.now()
     /// A WebSocket client's frame encoder: events are written past it as frames encoded once for every
@@ -75,6 +78,7 @@ final class IPCClient: @unchecked Sendable {
             self.pendingEvents -= 1
             self.lastProgress = .now()
             self.updateReading()
+            self.closeIfAnswered()
         }
         updateReading()
         return true
@@ -90,6 +94,18 @@ final class IPCClient: @unchecked Sendable {
     func commandHandled() {
         pendingCommands -= 1
         updateReading()
+        closeIfAnswered()
+    }
+
+    /// The client will send nothing more (it half-closed): answer what it sent, then close.
+    func inputClosed() {
+        closesWhenAnswered = true
+        closeIfAnswered()
+    }
+
+    private func closeIfAnswered() {
+        guard closesWhenAnswered, pendingCommands == 0, pendingEvents == 0 else { return }
+        drop()
     }
 
     /// Whether the client owes events and has taken none of them for `stallTimeout`.

@@ -65,6 +65,12 @@ final class IPCClientRegistry: @unchecked Sendable {
         return clients.count
     }
 
+    /// Client `id` half-closed: it is closed once answered (`IPCClient.inputClosed`).
+    func inputClosed(_ id: Int) {
+        eventLoop.preconditionInEventLoop()
+        clients[id]?.inputClosed()
+    }
+
     func remove(_ id: Int) {
         eventLoop.preconditionInEventLoop()
         clients[id] = nil

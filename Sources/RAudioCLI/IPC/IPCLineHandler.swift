@@ -53,6 +53,21 @@ final class IPCLineHandler: ChannelInboundHandler {
         }
     }
 
+    /// The client half-closed: a last line without its newline is a command too (as on stdin); every
+    /// command is answered, then the connection closes.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed? = event as? ChannelEvent {
+            if !line.isEmpty, let command = IncomingCommand(parsing: String(decoding: line, as: UTF8.self), origin: .ipcClient(id),
+                                                            handled: registry.commandArrived(from: id)) {
+                commands.yield(command)
+            }
+            line.removeAll()
+            registry.inputClosed(id)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }

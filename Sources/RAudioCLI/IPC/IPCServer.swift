@@ -120,6 +120,8 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
                                       commands: AsyncStream<IncomingCommand>.Continuation, gate: IPCConnectionGate) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .smallReads()
+            // A client that half-closes (`socat` at the end of its input) is still answered: see IPCClient.inputClosed.
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
                 return channel.eventLoop.makeCompletedFuture {
