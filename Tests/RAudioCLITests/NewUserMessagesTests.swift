@@ -52,4 +52,14 @@ import Testing
         #expect(play.status == 65)
         #expect(play.standardError.contains("protected by Audible DRM"), "\(play.standardError)")
     }
+
+    /// Issue 36: a tag warning came without raudio's prefix and named its file twice.
+    @Test(.enabled(if: Corpus.isAvailable || Corpus.isCI, Corpus.skipMessage))
+    func aTagWarningHasRaudiosPrefixAndNamesItsFileOnce() throws {
+        let file = try Corpus.file("audio/mp3-edge/mutagen__too-short.mp3")
+        let result = try ProcessRunner.raudio(["info", file.path], timeout: 60)
+        let warning = try #require(result.standardError.split(separator: "\n").first { $0.contains("its tags could not be read") }, "\(result.standardError)")
+        #expect(warning.hasPrefix("raudio: warning: "), "\(warning)")
+        #expect(warning.components(separatedBy: "mutagen__too-short.mp3").count == 2, "the file is named once: \(warning)")
+    }
 }

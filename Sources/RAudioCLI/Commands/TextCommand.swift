@@ -79,7 +79,7 @@ struct TextCommand: ParsableCommand {
         }
         guard Self.write(&pending) else { return }
         for warning in publication.warnings + service.warnings.warnings {
-            StandardStreams.printError("warning: \(warning)")
+            StandardStreams.printError("raudio: warning: \(warning)")
         }
     }
 

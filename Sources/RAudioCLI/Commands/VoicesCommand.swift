@@ -32,7 +32,7 @@ struct VoicesCommand: ParsableCommand {
 
     func run() throws {
         let loaded = VoicePresets.load()
-        for warning in loaded.warnings { StandardStreams.printError("warning: \(warning)") }
+        for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
         let engine: ESpeakEngine
         do {
             engine = try ESpeakEngine(presets: loaded.presets)
@@ -40,7 +40,7 @@ struct VoicesCommand: ParsableCommand {
             throw CommandFailure(error, message: error.message)
         }
         let catalog = PiperVoiceCatalog(voicePaths: voicePaths.map { URL(fileURLWithPath: $0) })
-        for problem in catalog.problems { StandardStreams.printError("warning: \(problem.message)") }
+        for problem in catalog.problems { StandardStreams.printError("raudio: warning: \(problem.message)") }
         let qualities = Dictionary(catalog.voices.map { ($0.identifier, $0.quality) }, uniquingKeysWith: { first, _ in first })
         var voices = catalog.voices.map(\.ttsVoice) + engine.availableVoices
         if let language {

@@ -26,11 +26,11 @@ struct NarrationSummary {
             do {
                 items.append(Item(index: index, smilHref: smilHref, overlay: try service.mediaOverlay(at: index)))
             } catch {
-                StandardStreams.printError("warning: \(error.code.rawValue): \(error)")
+                StandardStreams.printError("raudio: warning: \(error.code.rawValue): \(error)")
                 items.append(Item(index: index, smilHref: smilHref, overlay: nil))
             }
         }
-        for warning in service.warnings { StandardStreams.printError("warning: \(warning)") }
+        for warning in service.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
         self.items = items
     }
 

@@ -36,7 +36,7 @@ enum PublicationLoading {
     /// Writes each warning of `publication` to stderr, prefixed with `warning:`.
     static func reportWarnings(of publication: Publication) {
         for warning in publication.warnings {
-            StandardStreams.printError("warning: \(warning)")
+            StandardStreams.printError("raudio: warning: \(warning)")
         }
     }
 }

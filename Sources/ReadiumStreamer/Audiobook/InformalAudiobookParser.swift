@@ -56,7 +56,9 @@ public struct InformalAudiobookParser: Sendable {
             do {
                 description = try inspector.inspect(FileResource(url: url, href: name))
             } catch {
-                warnings.append(ParsingWarning(source: name, path: "", message: "its tags could not be read: \(error)"))
+                // The warning names the file already: the error's own message, without its subject again.
+                let reason = (error as? any ReportableError)?.message ?? "\(error)"
+                warnings.append(ParsingWarning(source: name, path: "", message: "its tags could not be read: \(reason)"))
             }
         }
         warnings += description.warnings.map { ParsingWarning(source: name, path: "", message: $0) }
