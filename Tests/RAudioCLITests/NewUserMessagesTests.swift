@@ -62,4 +62,19 @@ import Testing
         #expect(warning.hasPrefix("raudio: warning: "), "\(warning)")
         #expect(warning.components(separatedBy: "mutagen__too-short.mp3").count == 2, "the file is named once: \(warning)")
     }
+
+    /// Issue 36: `raudio text` on an EPUB whose chapter is an entity bomb said its warning twice (on opening,
+    /// then on reading); once now, and the next chapter is still read.
+    @Test func aMalformedChapterIsWarnedAboutOnce() throws {
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE html [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;\">]>"
+            + "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>a</title></head><body><p>&b;</p></body></html>"
+        let book = try TestBooks.epub(pages: [("a.xhtml", "application/xhtml+xml", bomb),
+                                              ("b.xhtml", "application/xhtml+xml", TestBooks.xhtml(["The second chapter is read."]))], language: "en")
+        defer { try? FileManager.default.removeItem(at: book) }
+        let result = try ProcessRunner.raudio(["text", book.path], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let warnings = result.standardError.split(separator: "\n").filter { $0.contains("a.xhtml") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(result.outputLines.contains { $0.contains("The second chapter is read.") })
+    }
 }
