@@ -74,11 +74,12 @@ public struct PlayerSession {
         }
         let (timers, timerContinuation) = AsyncStream.makeStream(of: SessionInput.self)
         let inputs = SessionInput.merged(events: controller.navigatorEvents, commands: commands, timers: timers)
-        if let stopRequests {
+        let stopping = stopRequests.map { requests in
             Task {
-                for await _ in stopRequests { timerContinuation.yield(.stopRequested) }
+                for await _ in requests { timerContinuation.yield(.stopRequested) }
             }
         }
+        defer { stopping?.cancel() }
         let sleepTimer = SleepTimer(clock: clock, tick: { timerContinuation.yield(.sleepTick) })
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer,
                                settings: settings, chapters: chapters)
