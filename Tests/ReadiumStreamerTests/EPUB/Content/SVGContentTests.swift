@@ -14,31 +14,7 @@ import Testing
 
     /// An EPUB folder whose spine is `pages` (file name, SVG source), opened with the content service.
     static func book(_ pages: [(String, String)]) throws -> (Publication, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-svg-\(UUID().uuidString)")
-        func write(_ path: String, _ text: String) throws {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        try write("mimetype", "application/epub+zip")
-        try write("META-INF/container.xml", """
-            <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>\
-            <rootfile full-path="EPUB/package.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
-            """)
-        let items = pages.enumerated().map { "<item id=\"p\($0.offset)\" href=\"\($0.element.0)\" media-type=\"image/svg+xml\"/>" }.joined()
-        let spine = pages.indices.map { "<itemref idref=\"p\($0)\"/>" }.joined()
-        try write("EPUB/package.opf", """
-            <?xml version="1.0" encoding="utf-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">\
-            <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:uuid:svg</dc:identifier>\
-            <dc:title>SVG</dc:title><dc:language>en</dc:language><meta property="dcterms:modified">2026-01-01T00:00:00Z</meta></metadata>\
-            <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(items)</manifest>\
-            <spine>\(spine)</spine></package>
-            """)
-        try write("EPUB/nav.xhtml", """
-            <?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">\
-            <head><title>Contents</title></head><body><nav epub:type="toc"><ol><li><a href="\(pages[0].0)">Start</a></li></ol></nav></body></html>
-            """)
-        for (name, source) in pages { try write("EPUB/\(name)", source) }
+        let folder = try TestBooks.epub(pages: pages.map { ($0.0, "image/svg+xml", $0.1) }, language: "en")
         let publication = try EPUBParser().parse(container: FolderContainer(url: folder))
         return (EPUBContentService.attach(to: publication), folder)
     }
