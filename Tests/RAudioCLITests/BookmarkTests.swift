@@ -93,4 +93,35 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("state-unavailable"), "\(result.standardOutput.suffix(400))")
     }
+
+    /// Bookmarks `book` with `note` once its first position (or utterance) is heard, then quits.
+    static func bookmark(_ arguments: [String], note: String, environment: [String: String]) throws {
+        let running = try RunningProcess(ProcessRunner.raudioExecutable, arguments + ["--output", "null", "--realtime"], environment: environment)
+        #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"position\"") || $0.contains("\"type\":\"utterance\"") })
+        running.send("bookmark \(note)\n")
+        #expect(running.waitForLine(timeout: 10) { $0.contains("\"type\":\"bookmark\"") })
+        running.send("quit\n")
+        #expect(running.finish(timeout: 20))
+    }
+
+    /// Issue 36: `raudio bookmarks` without a book lists every book's bookmarks, each with its book; `--delete ID`
+    /// finds the bookmark's book by itself.
+    @Test func everyBooksBookmarksAreListedWithoutABook() throws {
+        let state = try TemporaryDirectory()
+        let environment = ["RAUDIO_STATE_DIR": state.url.path]
+        try Self.bookmark(["play", PlayCommandTests.sampleBook], note: "in the audiobook", environment: environment)
+        try Self.bookmark(["speak", SpeakCommandTests.sampleEPUB], note: "in the text", environment: environment)
+        let listed = try ProcessRunner.raudio(["bookmarks"], environment: environment)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let objects = try listed.outputLines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        #expect(Set(objects.compactMap { $0["note"]?.stringValue }) == ["in the audiobook", "in the text"])
+        #expect(Set(objects.compactMap { $0["book"]?.objectValue?["title"]?.stringValue }).count == 2, "\(objects)")
+        let human = try ProcessRunner.raudio(["bookmarks", "--human"], environment: environment).standardOutput
+        #expect(human.contains("The Last Lamp of Gull Rock") && human.contains("in the text"), "\(human)")
+        let id = try #require(objects.first { $0["note"]?.stringValue == "in the text" }?["id"]?.intValue)
+        #expect(try ProcessRunner.raudio(["bookmarks", "--delete", String(id)], environment: environment).status == 0)
+        let after = try ProcessRunner.raudio(["bookmarks"], environment: environment).outputLines
+        #expect(after.count == 1 && after[0].contains("in the audiobook"), "\(after)")
+        #expect(try ProcessRunner.raudio(["bookmarks", "--delete", String(id)], environment: environment).status == 64)
+    }
 }
