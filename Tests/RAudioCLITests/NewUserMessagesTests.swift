@@ -77,4 +77,13 @@ import Testing
         #expect(warnings.count == 1, "\(warnings)")
         #expect(result.outputLines.contains { $0.contains("The second chapter is read.") })
     }
+
+    /// Issue 36, item 9: `info --human` says whether the book has a cover.
+    @Test(.enabled(if: Corpus.isAvailable || Corpus.isCI, Corpus.skipMessage))
+    func infoSaysWhetherThereIsACover() throws {
+        let with = try ProcessRunner.raudio(["info", "--human", try Corpus.file("epub/idpf-epub3-samples/childrens-literature.epub").path], timeout: 60)
+        #expect(with.outputLines.contains("Cover: EPUB/images/cover.png (image/png)"), "\(with.outputLines)")
+        let without = try ProcessRunner.raudio(["info", "--human", PlayCommandTests.sampleBook], timeout: 60)
+        #expect(without.outputLines.contains("Cover: none"), "\(without.outputLines)")
+    }
 }

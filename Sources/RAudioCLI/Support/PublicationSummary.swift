@@ -28,6 +28,9 @@ struct PublicationSummary {
         if let identifier = metadata.identifier { lines.append("Identifier: \(identifier)") }
         lines.append("Format: \(publication.mediaType.string)")
         if let protection = publication.protection { lines.append("Protected by: \(protection.name)") }
+        // Whether there is a cover (what the desktop and the read-along page show).
+        let cover = publication.manifest.coverLink
+        lines.append("Cover: " + (cover.map { "\($0.href)" + ($0.type.map { " (\($0))" } ?? "") } ?? "none"))
         let total = metadata.duration ?? sumOfDurations
         if let total { lines.append("Duration: \(Self.clock(total))") }
         lines.append("")
