@@ -86,4 +86,20 @@ import Testing
         let without = try ProcessRunner.raudio(["info", "--human", PlayCommandTests.sampleBook], timeout: 60)
         #expect(without.outputLines.contains("Cover: none"), "\(without.outputLines)")
     }
+
+    /// Issue 36, item 9: `raudio play --last` plays the book played last (not the one spoken last), where it was left.
+    @Test func playLastResumesTheBookPlayedLast() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-last-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["RAUDIO_STATE_DIR": state.path]
+        let none = try ProcessRunner.raudio(["play", "--last", "--output", "null"], environment: environment, timeout: 60)
+        #expect(none.status == 66 && none.standardError.contains("no book has been played yet"), "\(none.standardError)")
+        #expect(try ProcessRunner.raudio(["play", PlayCommandTests.sampleBook, "--output", "null", "--duration", "2"], environment: environment).status == 0)
+        #expect(try ProcessRunner.raudio(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--duration", "1"], environment: environment).status == 0)
+        let last = try ProcessRunner.raudio(["play", "--last", "--output", "null", "--duration", "0.5"], environment: environment, timeout: 60)
+        #expect(last.status == 0, "\(last.standardError)")
+        #expect(last.outputLines.first?.contains("The Last Lamp of Gull Rock") == true)
+        #expect(last.standardError.contains("resuming where the book was left"), "\(last.standardError)")
+        #expect(try ProcessRunner.raudio(["play", PlayCommandTests.sampleBook, "--last"], environment: environment).status == 64)
+    }
 }

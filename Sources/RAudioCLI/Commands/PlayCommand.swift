@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RAudioPlayer
+import RAudioState
 
 /// `raudio play PATH`: plays an audiobook, reporting JSON-lines events on stdout and taking commands on stdin.
 struct PlayCommand: AsyncParsableCommand {
@@ -18,7 +19,10 @@ struct PlayCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The audiobook (.audiobook, manifest.json, a folder or ZIP of audio files, one audio file) or an EPUB with media overlays.")
-    var path: String
+    var path: String?
+
+    @Flag(help: "Play the book played last (the listening state's most recent `play`), from where it was left.")
+    var last = false
 
     @OptionGroup var options: PlaybackOptions
 
@@ -26,8 +30,34 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Narrated EPUBs (media overlays)") var narration: NarrationOptions
 
+    mutating func validate() throws {
+        if last == (path != nil) { throw ValidationError("give the book to play, or --last for the one played last (not both)") }
+    }
+
     func run() async throws {
-        let status = await PlaySession(path: path, options: options, audio: audio, narration: narration).run()
+        let book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
+        if last { StandardStreams.printError("raudio: playing the book played last: \(book)") }
+        let status = await PlaySession(path: book, options: options, audio: audio, narration: narration).run()
         if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// The path of the book `raudio play` played last, from the listening state.
+    static func lastPlayed(stateDir: String?) throws(CommandFailure) -> String {
+        let directory = StateDirectory.resolve(option: stateDir)
+        let (store, warnings) = ListeningStateStore.open(directory: directory)
+        for warning in warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+        guard let store else {
+            throw CommandFailure(.badData, code: "state-unreadable", message: "--last: the listening state in \(directory.path) cannot be read")
+        }
+        let books: [BookRecord]
+        do {
+            books = try store.history()
+        } catch {
+            throw CommandFailure(.badData, code: "state-unreadable", message: "--last: \(store.file.path): \(error)")
+        }
+        guard let book = books.first(where: { $0.mode == "play" || $0.mode == "narration" }) else {
+            throw CommandFailure(.inputNotFound, code: "no-last-book", message: "--last: no book has been played yet (the listening state is in \(directory.path))")
+        }
+        return book.path
     }
 }
