@@ -2,6 +2,7 @@
 import Foundation
 import RAudioPlayer
 import RAudioState
+import ReadiumNavigator
 import ReadiumShared
 
 extension ListeningMemory {
@@ -22,6 +23,19 @@ extension ListeningMemory {
         } catch {
             StandardStreams.printError("raudio: warning: the listening state in \(store.file.path) cannot be used (\(error)); playing without it")
             return nil
+        }
+    }
+
+    /// Goes where the book was left (`resume(_:chapters:)`), and says so on stderr; a saved position that no
+    /// longer fits the book is said and ignored.
+    func resumeSayingWhere(_ navigator: some Navigator, chapters: ChapterMap) async {
+        switch await resume(navigator, chapters: chapters) {
+        case .fromTheStart:
+            break
+        case .resumed(let place, _):
+            StandardStreams.printError("raudio: resuming where the book was left: \(place)")
+        case .savedPlaceLost(let locator, let error):
+            StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
         }
     }
 }

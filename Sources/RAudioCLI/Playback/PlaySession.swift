@@ -114,7 +114,7 @@ struct PlaySession {
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
                                              chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .narration, chapters: chapters, publication: publication)).run(navigator, opened: opened) {
             guard let from = options.from else {
-                await Self.resume(navigator, memory: memory, chapters: chapters)
+                await memory?.resumeSayingWhere(navigator, chapters: chapters)
                 return nil
             }
             if case .start = from { return nil }
@@ -163,7 +163,7 @@ struct PlaySession {
     /// Moves to `--from` before playing; returns a message when it is unusable.
     private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
         guard let from = options.from else {
-            await Self.resume(navigator, memory: memory, chapters: chapters)
+            await memory?.resumeSayingWhere(navigator, chapters: chapters)
             return nil
         }
         switch from {
@@ -185,20 +185,6 @@ struct PlaySession {
             return await go(navigator, toLocatorJSON: text)
         }
         return nil
-    }
-
-    /// Goes where the book was left, and says so on stderr; a saved position that no longer fits the book
-    /// is said and ignored.
-    static func resume(_ navigator: some Navigator, memory: ListeningMemory?, chapters: ChapterMap) async {
-        guard let memory else { return }
-        switch await memory.resume(navigator, chapters: chapters) {
-        case .fromTheStart:
-            break
-        case .resumed(let place, _):
-            StandardStreams.printError("raudio: resuming where the book was left: \(place)")
-        case .savedPlaceLost(let locator, let error):
-            StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
-        }
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.

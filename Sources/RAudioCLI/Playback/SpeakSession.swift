@@ -93,7 +93,7 @@ struct SpeakSession {
         case nil:
             // Where the book was left: the utterance being spoken then.
             // (No auto-rewind: speech starts again at the start of the sentence it was in.)
-            await PlaySession.resume(synthesizer, memory: memory, chapters: chapters)
+            await memory?.resumeSayingWhere(synthesizer, chapters: chapters)
             return nil
         case .start?, .seconds?:
             return nil

@@ -67,7 +67,6 @@ public struct EventWriter: Sendable {
         _ severity: PlayerIssue.Severity, code: String, message: String, fatal: Bool = false, href: String? = nil,
         locator: Locator? = nil, id: CommandID? = nil
     ) throws(ReaderGone) {
-        let issue = PlayerIssue(code: code, message: message, fatal: fatal, href: href, locator: locator, id: id)
-        try write(severity == .error ? .error(issue) : .warning(issue))
+        try write(.issue(severity, code: code, message: message, fatal: fatal, href: href, locator: locator, id: id))
     }
 }
