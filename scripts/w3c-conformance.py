@@ -21,10 +21,7 @@ import zipfile
 FOLDER = "epub/w3c-epub-tests"
 # Tests raudio does not pass yet, and why: the table says so; `make conformance` fails if one of them starts
 # passing (the list is then out of date) or another one fails.
-KNOWN_FAILURES = {
-    "pub-cmt-mp3": "an <audio> element in the page is not played in place while reading aloud yet (issue 33)",
-    "pub-cmt-opus": "an <audio> element in the page is not played in place while reading aloud yet (issue 33)",
-}
+KNOWN_FAILURES = {}
 NOT_APPLICABLE = {
     "pkg-dir_rtl-root-unset": "the direction a title is displayed in: nothing to hear",
     "pkg-spine-progression_rtl": "the direction pages turn in: nothing to hear",
@@ -165,8 +162,9 @@ def check(name, path, raudio):
         return status == 0 and pages == ["Page 1", "Page 2", "Page 3", "Page 4"], "speak: the SVG pages' text, in spine order (%s)" % pages
     if name in ("pub-cmt-mp3", "pub-cmt-opus"):
         status, events, _ = run(raudio, ["speak", path, "--output", "null"])
-        media = [event for event in of_type(events, "utterance") if event.get("media")]
-        return status == 0 and bool(media), "speak: the page's audio clip is played in place (%d played)" % len(media)
+        clip = "aud/001." + name.rsplit("-", 1)[1]
+        media = [event for event in of_type(events, "utterance") if (event.get("media") or {}).get("href", "").endswith(clip)]
+        return status == 0 and len(media) == 1, "speak: the page's audio clip (%s) is played in place (%d played)" % (clip, len(media))
     if name == "pub-xml-non-validating_comment":
         status, speech, _ = run(raudio, ["speak", path, "--output", "null"])
         read = {event["locator"]["href"] for event in of_type(speech, "utterance")}

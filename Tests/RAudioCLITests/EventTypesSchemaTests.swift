@@ -88,4 +88,22 @@ import Testing
             #expect(verdict == "ok", "\(line): \(verdict)")
         }
     }
+
+    /// The other two shapes of an `utterance` event, a narrated item and the page's own audio played in
+    /// place (empty text, no voice), match the schema; one of media with text but no source does not.
+    @Test(.enabled(if: EventSchemaValidator.isAvailable || Corpus.isCI, EventSchemaValidator.skipMessage))
+    func narrationAndMediaUtterancesMatchTheSchema() throws {
+        let element = Locator(href: "ch1.xhtml", type: "application/xhtml+xml", locations: .init(progression: 0.9, otherLocations: ["cssSelector": .string("html > body > audio")]))
+        let narration = PlayerEvent.narration(text: "It was a dark night.", language: nil, locator: element)
+        let media = PlayerEvent.media(kind: .audio, source: Link(href: "aud/001.mp3", type: "audio/mpeg"), locator: element)
+        #expect(media.kind == .utterance)
+        var broken = try #require(media.json.objectValue)
+        broken["media"] = .object(["kind": .string("audio")])
+        let lines = [narration.json.serialized(), media.json.serialized(), JSONValue.object(broken).serialized()]
+        let verdicts = try EventSchemaValidator.verdicts(for: lines)
+        #expect(verdicts.count == 3)
+        #expect(verdicts.first == "ok", "\(lines[0])")
+        #expect(verdicts.dropFirst().first == "ok", "\(lines[1])")
+        #expect(verdicts.last != "ok", "\(lines[2]) was accepted")
+    }
 }

@@ -37,7 +37,7 @@ struct SpeakCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("eSpeak NG synthesis in this many worker processes (1, the default: in raudio itself). Rendering to wav:FILE or null, 2 uses both cores of a two-core machine; with pulse it only synthesizes further ahead.", valueName: "N"))
     var jobs: Int = 1
 
-    @Option(help: "Comma-separated roles not to speak, among: \(ContentRole.allNames.joined(separator: ", ")); empty for none.")
+    @Option(help: "Comma-separated roles not to speak, among: \(ContentRole.allNames.joined(separator: ", ")); media for audio and video (played in place otherwise); empty for none.")
     var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
 
     func validate() throws {
@@ -50,8 +50,10 @@ struct SpeakCommand: AsyncParsableCommand {
         if let language, !Language(code: language).isWellFormed {
             throw ValidationError("--language \(language): not a BCP-47 language tag (for example fr, en-US)")
         }
-        for role in skippedRoles where !ContentRole.allNames.contains(role) {
-            throw ValidationError("unknown role '\(role)' in --skip; use \(ContentRole.allNames.joined(separator: ", "))")
+        do {
+            _ = try ContentRole.names(inList: skip)
+        } catch {
+            throw ValidationError("--skip: \(error.message)")
         }
         if case .seconds? = options.from {
             throw ValidationError("--from: speech has no timeline; give a Locator as JSON or a percentage such as 42%")
@@ -61,9 +63,8 @@ struct SpeakCommand: AsyncParsableCommand {
     /// The most worker processes `--jobs` may ask for.
     static let maximumJobs = 32
 
-    var skippedRoles: Set<String> {
-        Set(skip.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
-    }
+    /// The roles `--skip` names (validated by `validate()`), `media` standing for `audio` and `video`.
+    var skippedRoles: Set<String> { (try? ContentRole.names(inList: skip)) ?? [] }
 
     func run() async throws {
         let status = try await SpeakSession(command: self).run()

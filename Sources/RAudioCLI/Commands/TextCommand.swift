@@ -27,21 +27,22 @@ struct TextCommand: ParsableCommand {
     @Option(help: "The unit of each utterance: sentence, word or paragraph.")
     var unit: String = "sentence"
 
-    @Option(help: "Comma-separated roles to skip, among: \(ContentRole.allNames.joined(separator: ", ")).")
+    @Option(help: "Comma-separated roles to skip, among: \(ContentRole.allNames.joined(separator: ", ")); media for audio and video.")
     var skip: String = ""
 
     func validate() throws {
         guard TextUnit(rawValue: unit) != nil else {
             throw ValidationError("unknown unit '\(unit)'; use sentence, word or paragraph")
         }
-        for role in skippedRoles where !ContentRole.allNames.contains(role) {
-            throw ValidationError("unknown role '\(role)' in --skip; use \(ContentRole.allNames.joined(separator: ", "))")
+        do {
+            _ = try ContentRole.names(inList: skip)
+        } catch {
+            throw ValidationError("--skip: \(error.message)")
         }
     }
 
-    private var skippedRoles: Set<String> {
-        Set(skip.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
-    }
+    /// The roles `--skip` names (validated by `validate()`), `media` standing for `audio` and `video`.
+    private var skippedRoles: Set<String> { (try? ContentRole.names(inList: skip)) ?? [] }
 
     func run() throws {
         // The content service warns about a malformed document when it reads it: not a second time on opening.

@@ -43,6 +43,10 @@ extension PlayerEvent {
             fields["engine"] = .string(engine)
             fields["locator"] = locator.json
             return fields
+        case .media(let kind, let source, let locator):
+            var media: JSONObject = ["kind": .string(kind.rawValue), "href": .string(source.href)]
+            if let type = source.type { media["type"] = .string(type) }
+            return ["text": .string(""), "media": .object(media), "locator": locator.json]
         case .narration(let text, let language, let locator, let audioLocator):
             var fields: JSONObject = ["text": .string(text), "narration": .bool(true), "locator": locator.json]
             if let language { fields["language"] = .string(language) }

@@ -25,6 +25,9 @@ public enum PlayerEvent: Sendable {
     /// Text-to-speech starts an utterance with `voice`, in `language`, which `languageSource` says where it
     /// comes from (declared by the content, identified from its text, the publication's, forced).
     case utterance(text: String, language: String, voice: String, locator: Locator, languageSource: LanguageSource? = nil)
+    /// Text-to-speech reaches an `audio` or `video` element of the page and plays it in place from
+    /// `source` (JSON: an `utterance` with `media` and empty `text`).
+    case media(kind: EmbeddedMediaKind, source: Link, locator: Locator)
     /// Media overlays: a `par` (or a passage read with text-to-speech in a narrated book) starts.
     case narration(text: String, language: String?, locator: Locator, audioLocator: Locator? = nil)
     /// Text-to-speech reaches a word: the locator's `text.highlight` is the word.
@@ -66,7 +69,7 @@ public enum PlayerEvent: Sendable {
         case .state: .state
         case .position: .position
         case .track: .track
-        case .utterance, .narration: .utterance
+        case .utterance, .narration, .media: .utterance
         case .range: .range
         case .warning: .warning
         case .error: .error
@@ -87,7 +90,7 @@ public enum PlayerEvent: Sendable {
         switch self {
         case .state(_, let locator, _, _), .hello(_, _, let locator): locator
         case .position(let locator, _), .track(_, _, let locator), .utterance(_, _, _, let locator, _),
-             .narration(_, _, let locator, _), .chapter(_, _, let locator):
+             .narration(_, _, let locator, _), .media(_, _, let locator), .chapter(_, _, let locator):
             locator
         case .sleep(let sleep): sleep.locator
         default: nil

@@ -91,7 +91,7 @@ public final class ListeningMemory {
         case .track(_, _, let locator):
             lastLocator = locator
             save(finished: false)
-        case .position(let locator), .utterance(_, _, _, let locator, _), .narration(_, _, let locator):
+        case .position(let locator), .utterance(_, _, _, let locator, _), .narration(_, _, let locator), .media(_, _, let locator):
             lastLocator = locator
             if isPlaying, clock.now - lastSave >= saveInterval { save(finished: false) }
         case .range, .warning, .error:

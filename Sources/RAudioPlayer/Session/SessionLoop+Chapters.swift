@@ -86,7 +86,7 @@ extension SessionEvent {
     /// position only when an entry starts inside a resource (a `range` or a warning never does).
     public func mayChangeChapter(in chapters: ChapterMap) -> Bool {
         switch self {
-        case .track, .utterance, .narration, .stateChanged: true
+        case .track, .utterance, .narration, .media, .stateChanged: true
         case .position: chapters.hasEntriesInsideResources
         case .withAudioLocator(let inner, _): inner.mayChangeChapter(in: chapters)
         case .range, .warning, .error: false

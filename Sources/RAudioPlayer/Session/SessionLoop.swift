@@ -121,6 +121,9 @@ public struct SessionLoop {
         case .utterance(let text, let language, let voice, let locator, let languageSource):
             lastLocator = locator
             try writer.write(.utterance(text: text, language: language, voice: voice, locator: locator, languageSource: languageSource))
+        case .media(let kind, let source, let locator):
+            lastLocator = locator
+            try writer.write(.media(kind: kind, source: source, locator: locator))
         case .range(let locator):
             try writer.write(.range(locator))
         case .warning(let issue):

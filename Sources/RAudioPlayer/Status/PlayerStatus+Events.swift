@@ -34,6 +34,11 @@ extension PlayerStatus {
             applyUtterance(text: text, locator: locator)
         case .narration(let text, _, let locator, _):
             applyUtterance(text: text, locator: locator)
+        case .media(let kind, let source, let locator):
+            // The page's own audio plays: show what, by its title or file name.
+            take(locator)
+            sentence = "♪ \(kind.rawValue): \(source.title ?? String(source.href.split(separator: "/").last ?? ""))"
+            word = nil
         case .range(let locator):
             applyRange(locator)
         case .settings(let settings):

@@ -14,6 +14,9 @@ public enum NavigatorEvent: Sendable {
     case track(index: Int, link: Link, locator: Locator)
     /// Speech: an utterance starts being heard, in `language` (a BCP-47 tag) with voice `voice` (its identifier).
     case utterance(text: String, language: String, voice: String, locator: Locator, languageSource: LanguageSource? = nil)
+    /// Speech: an `audio` or `video` element of the page starts being heard, played in place from
+    /// `source`; `locator` selects the element.
+    case media(kind: EmbeddedMediaKind, source: Link, locator: Locator)
     /// Speech: a word is heard; the utterance's locator narrowed to it.
     case range(Locator)
     /// Media overlays: a narrated item starts (a `par`'s clip, or a passage read with text-to-speech).
@@ -25,4 +28,12 @@ public enum NavigatorEvent: Sendable {
     case warning(NavigatorIssue)
     /// `issue.fatal` tells whether playback stopped.
     case error(NavigatorIssue)
+}
+
+/// What kind of element of the page an embedded media item is.
+public enum EmbeddedMediaKind: String, Sendable, Hashable {
+    /// An `audio` element.
+    case audio
+    /// A `video` element, heard through its sound.
+    case video
 }

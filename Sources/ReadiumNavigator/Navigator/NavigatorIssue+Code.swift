@@ -64,6 +64,9 @@ extension NavigatorIssue {
         public static let noText = Code(rawValue: "no-text")
         /// The voice asked for does not speak the text's language: another voice reads it.
         public static let voiceFallback = Code(rawValue: "voice-fallback")
+        /// An `audio` or `video` element of the page none of whose sources can be played;
+        /// skipped, reading goes on.
+        public static let mediaSkipped = Code(rawValue: "media-skipped")
         /// A malformed chapter was skipped.
         public static let chapterSkipped = Code(rawValue: "chapter-skipped")
         /// A malformed chapter was repaired and is read.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import ReadiumShared
+
 /// An utterance opened for the renderer: its words once known, or the job still synthesizing it.
 struct OpenedUtterance: Sendable {
     let utterance: SpeechUtterance
@@ -6,6 +8,8 @@ struct OpenedUtterance: Sendable {
     let words: SynthesizedUtterance?
     /// The job of an utterance opened while being synthesized (played as a stream); nil otherwise.
     let job: SynthesisJob?
+    /// The source played, for an utterance that is embedded media.
+    var mediaSource: Link? = nil
 
     /// The utterance and its words (no PCM), nil while synthesis runs or after it failed.
     var heard: (SpeechUtterance, SynthesizedUtterance)? {

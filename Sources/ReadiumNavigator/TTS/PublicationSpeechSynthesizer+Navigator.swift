@@ -11,6 +11,8 @@ extension PublicationSpeechSynthesizer: Navigator {
         case .utterance(let utterance, let voice):
             .utterance(text: utterance.text, language: (utterance.language ?? voice.language).code,
                        voice: voice.identifier, locator: utterance.locator, languageSource: utterance.languageSource)
+        case .media(let utterance, let source):
+            .media(kind: utterance.role == .video ? .video : .audio, source: source, locator: utterance.locator)
         case .range(let locator): .range(locator)
         case .warning(let issue): .warning(issue)
         case .error(let issue): .error(issue)

@@ -120,8 +120,8 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         }
     }
 
-    /// Emits the `utterance` event of item `item` (and its voice fallback warning, once per warning);
-    /// its words are reported from its first.
+    /// Emits the `utterance` event of item `item` (and its voice fallback warning, once per warning),
+    /// or its `media` event when it is the page's own audio; its words are reported from its first.
     private func announce(_ utterance: SpeechUtterance, pcm: SynthesizedUtterance, at item: Int) {
         announcedItem = item
         announced = (utterance, pcm.droppingSamples())
@@ -129,6 +129,10 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         lastUtteranceLocator = utterance.locator
         reportedWords = 0
         lastRange = nil
+        if utterance.isMedia {
+            emit(.media(utterance, source: source.playedMediaSource(at: item) ?? utterance.media[0]))
+            return
+        }
         emit(.utterance(utterance, voice: pcm.voice))
         if let warning = pcm.warning, reportedWarnings.insert(warning).inserted {
             emit(.warning(NavigatorIssue(code: .voiceFallback, message: warning, href: utterance.locator.href,

@@ -87,7 +87,8 @@ public actor PublicationSpeechSynthesizer {
             speed: configuration.speed, pitch: configuration.pitch, lookahead: configuration.lookahead)
         // The voice of an utterance in the book's language loads while the first utterance is found.
         engine.prepare(voice.map { .voice($0) } ?? .language(settings.mainLanguage ?? settings.fallbackLanguage))
-        source = UtteranceRenderSource(engine: engine, settings: settings)
+        source = UtteranceRenderSource(engine: engine, settings: settings,
+                                       media: EmbeddedMediaOpener(publication: publication, decoderFactory: components.decoderFactory))
         let renderer = AudioRenderer(source: source, components: components, speed: 1, volume: configuration.volume)
         session = RenderSession(renderer: renderer, start: SpeechTarget(item: 0), stopAfter: configuration.stopAfter)
         events = session.events

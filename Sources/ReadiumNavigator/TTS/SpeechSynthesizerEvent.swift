@@ -7,6 +7,9 @@ public enum SpeechSynthesizerEvent: Sendable {
     case stateChanged(PlaybackState, Locator?)
     /// An utterance starts being heard (or is loaded, paused, at that position).
     case utterance(SpeechUtterance, voice: TTSVoice)
+    /// An `audio` or `video` element of the page starts being heard, played in place from `source` (the
+    /// first of the utterance's `media` that decodes). It has no words.
+    case media(SpeechUtterance, source: Link)
     /// A word is heard: the utterance's locator narrowed to the word.
     case range(Locator)
     /// Non-fatal: a voice fallback, a malformed chapter skipped, an utterance that failed to synthesize.

@@ -6,7 +6,9 @@ import ReadiumShared
 /// Readium's `PublicationSpeechSynthesizer.Utterance`. `text` is what is spoken and shown (white space
 /// collapsed, ruby readings left out, alternative text put in); `locator.text.highlight` is the page's
 /// own text it reads, which a visual navigator finds, and `quoteMap` lines the two up. An image has no
-/// quote: its locator selects the image and `text` is its alternative text.
+/// quote: its locator selects the image and `text` is its alternative text. An `audio` or `video`
+/// element of the page is an utterance too, played instead of spoken (`media`): its locator selects the
+/// element and `text` is empty.
 public struct SpeechUtterance: Sendable, Hashable {
     public var text: String
     public var locator: Locator
@@ -20,11 +22,18 @@ public struct SpeechUtterance: Sendable, Hashable {
     public var elementText: ElementText?
     /// Where `language` comes from: declared by the content, identified from its text, the publication's, forced.
     public var languageSource: LanguageSource?
+    /// The sources of an embedded `audio` or `video` element, in document order: the utterance is heard by
+    /// playing the first of them that decodes. Empty for text.
+    public var media: [Link]
+
+    /// Whether this utterance is the page's own audio (an `audio` element or a `video`'s sound), played in place.
+    public var isMedia: Bool { !media.isEmpty }
 
     /// An utterance; without `quoteMap`, `text` is taken to be the page's text as it is.
     public init(text: String, locator: Locator, language: Language?, languageSource: LanguageSource? = nil, role: ContentRole = .body,
-                quoteMap: TextQuoteMap? = nil, elementText: ElementText? = nil) {
+                quoteMap: TextQuoteMap? = nil, elementText: ElementText? = nil, media: [Link] = []) {
         self.text = text
+        self.media = media
         self.locator = locator
         self.language = language
         self.languageSource = languageSource

@@ -156,8 +156,12 @@ final class UtterancePlanner: @unchecked Sendable {
         return tokenizer.tokenize(element).compactMap(utterance(of:))
     }
 
-    /// One tokenized unit as an utterance; nil when it has nothing to say.
+    /// One tokenized unit as an utterance; nil when it has nothing to say. An `audio` or `video` element
+    /// with a source is an utterance played from its media.
     private func utterance(of unit: any ContentElement) -> SpeechUtterance? {
+        if let sources = (unit as? AudioContentElement)?.sources ?? (unit as? VideoContentElement)?.sources {
+            return sources.isEmpty ? nil : SpeechUtterance(text: "", locator: unit.locator, language: nil, role: unit.role, media: sources)
+        }
         guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let segment = (unit as? TextContentElement)?.segments.first
         var language = segment?.language ?? tokenizer.defaultLanguage

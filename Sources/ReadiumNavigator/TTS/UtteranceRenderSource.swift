@@ -3,7 +3,8 @@ import ReadiumShared
 
 /// The utterances of a publication as items for an `AudioRenderer`: each item is one utterance's
 /// synthesized PCM, opened as a `PCMBufferDecoder` when synthesis is done, else as a
-/// `SynthesisStreamDecoder` that plays its chunks as they arrive.
+/// `SynthesisStreamDecoder` that plays its chunks as they arrive. An utterance that is the page's own
+/// audio (an `audio` or `video` element) is opened as a decoder of its media, in place.
 ///
 /// Opening item `i` (on the render thread) plans the utterances up to `i + lookahead` and starts
 /// synthesizing them on the engine's thread, so that the next utterances are ready while `i` plays
@@ -25,6 +26,8 @@ final class UtteranceRenderSource: RenderSource {
     }
 
     let engine: any TTSEngine
+    /// Opens the embedded media utterances; nil: they are skipped with an issue.
+    let media: EmbeddedMediaOpener?
     private let planner = Locked<UtterancePlanner?>(nil)
     private let jobs = Locked<[Int: SynthesisJob]>([:])
     /// The utterances opened for the renderer (so to be heard), with their words but not their PCM
@@ -38,8 +41,9 @@ final class UtteranceRenderSource: RenderSource {
     private let lastFormat = Locked(PCMFormat(sampleRate: 22_050, channelCount: 1))
     private let settingsStore: Locked<Settings>
 
-    init(engine: any TTSEngine, settings: Settings) {
+    init(engine: any TTSEngine, settings: Settings, media: EmbeddedMediaOpener? = nil) {
         self.engine = engine
+        self.media = media
         settingsStore = Locked(settings)
     }
 
@@ -95,7 +99,8 @@ final class UtteranceRenderSource: RenderSource {
     /// Opens item `index`: its PCM when synthesized, else a stream of it that plays what has arrived
     /// and waits (in its reads) for the rest. Never waits for synthesis here.
     func openItem(at index: Int) throws -> any AudioDecoder {
-        guard let job = startJobs(from: index) else { throw RenderSourceEnd() }
+        guard let (utterance, job) = startJobs(from: index) else { throw RenderSourceEnd() }
+        guard let job else { return try openMedia(of: utterance, at: index) }
         guard let outcome = job.attachReaderUnlessDone() else {
             let href = "tts:\(settings.voice?.identifier ?? job.utterance.locator.href)"
             let decoder = SynthesisStreamDecoder(job: job, href: href, fallbackFormat: lastFormat.withLock { $0 })
@@ -117,7 +122,35 @@ final class UtteranceRenderSource: RenderSource {
         }
     }
 
+    /// A decoder of the media of `utterance`, an embedded `audio` or `video` element; the utterance is
+    /// opened with no words.
+    private func openMedia(of utterance: SpeechUtterance, at index: Int) throws -> any AudioDecoder {
+        guard let media else {
+            throw AudioDecoderError(.unsupportedFormat, subject: utterance.media.first?.href, message: "embedded media is not played here")
+        }
+        let (decoder, source) = try media.open(utterance.media)
+        let heard = SynthesizedUtterance(text: "", voice: Self.mediaVoice, format: decoder.format, samples: [], wordBoundaries: [])
+        opened.withLock { $0[index] = OpenedUtterance(utterance: utterance, words: heard, job: nil, mediaSource: source) }
+        return decoder
+    }
+
+    /// What a media utterance is "spoken" with in its `SynthesizedUtterance` (which has no words): never
+    /// announced, as the synthesizer reports media with its source instead of a voice.
+    private static let mediaVoice = TTSVoice(identifier: "media", name: "the book's own audio", language: Language(code: "und"))
+
+    /// The source played for the media utterance opened at `index`; nil for text, or once forgotten.
+    func playedMediaSource(at index: Int) -> Link? {
+        opened.withLock { $0[index] }?.mediaSource
+    }
+
     func issue(for error: any Error, item index: Int) -> RenderIssue {
+        if let utterance = plannedUtterance(at: index), utterance.isMedia {
+            let sources = utterance.media.map(\.href).joined(separator: ", ")
+            let reason = (error as? AudioDecoderError)?.message ?? "\(error)"
+            return RenderIssue(item: index, code: .mediaSkipped,
+                               message: "\(utterance.locator.href): its \(utterance.role.name) (\(sources)) cannot be played, skipped (\(reason))",
+                               href: utterance.locator.href, cause: error)
+        }
         var error = error
         // A stream broken part-way: the synthesis error behind it (a cancellation is no failure).
         if error is AudioDecoderError, case .failure(let failure)? = opened.withLock({ $0[index] })?.job?.outcome {
@@ -178,8 +211,9 @@ final class UtteranceRenderSource: RenderSource {
     /// Content errors met so far by the current plan.
     var contentErrors: [ContentError] { planner.withLock { $0?.errors ?? [] } }
 
-    /// Plans and starts jobs for `index` and the lookahead after it; returns `index`'s job.
-    private func startJobs(from index: Int) -> SynthesisJob? {
+    /// Plans and starts jobs for `index` and the lookahead after it (media utterances have none);
+    /// returns `index`'s utterance and job.
+    private func startJobs(from index: Int) -> (SpeechUtterance, SynthesisJob?)? {
         let settings = self.settings
         var planned: [(Int, SpeechUtterance)] = []
         planner.withLock { planner in
@@ -190,10 +224,10 @@ final class UtteranceRenderSource: RenderSource {
             }
             planner.forget(awayFrom: index)
         }
-        guard !planned.isEmpty else { return nil }
+        guard let (_, utterance) = planned.first else { return nil }
         var toStart: [(Int, SynthesisJob)] = []
         let job = jobs.withLock { jobs -> SynthesisJob? in
-            for (itemIndex, utterance) in planned where jobs[itemIndex].map({ $0.isSpent }) ?? true {
+            for (itemIndex, utterance) in planned where !utterance.isMedia && jobs[itemIndex].map({ $0.isSpent }) ?? true {
                 let job = SynthesisJob(utterance: utterance)
                 jobs[itemIndex] = job
                 toStart.append((itemIndex, job))
@@ -206,7 +240,7 @@ final class UtteranceRenderSource: RenderSource {
             return jobs[index]
         }
         for (_, job) in toStart { start(job, settings: settings) }
-        return job
+        return (utterance, job)
     }
 
     /// Hands `job` to the engine (which synthesizes on its own thread and completes the job there).

@@ -55,6 +55,25 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
         "image", "audio", "video", "noteref",
     ]
 
+    /// Names that stand for several roles in a list of roles to skip: `media` for `audio` and `video`.
+    public static let groupNames: [String: Set<String>] = ["media": ["audio", "video"]]
+
+    /// The role names of a comma-separated list (`footnote,media`), lowercased, groups expanded; throws
+    /// `UnknownRoleName` for a name that is neither a role nor a group.
+    public static func names(inList list: String) throws(UnknownRoleName) -> Set<String> {
+        var names = Set<String>()
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !name.isEmpty {
+            if let group = groupNames[name] {
+                names.formUnion(group)
+            } else if allNames.contains(name) {
+                names.insert(name)
+            } else {
+                throw UnknownRoleName(name: name)
+            }
+        }
+        return names
+    }
+
     /// Roles a reader aloud usually skips: they interrupt the flow of the main text (a note reference
     /// would be read as a bare number in the middle of a sentence).
     public static let skippableNames: Set<String> = ["pagebreak", "footnote", "endnote", "aside", "noteref"]
@@ -65,5 +84,14 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         if case .heading(let level) = self { return "heading(\(level))" }
         return name
+    }
+}
+
+/// A name in a list of roles that is no role: `message` says which names there are.
+public struct UnknownRoleName: Error, Sendable, Hashable {
+    public var name: String
+
+    public var message: String {
+        "unknown role '\(name)'; use \((ContentRole.allNames + ContentRole.groupNames.keys.sorted()).joined(separator: ", "))"
     }
 }

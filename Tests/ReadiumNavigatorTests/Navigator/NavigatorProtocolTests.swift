@@ -85,7 +85,7 @@ struct NavigatorProtocolTests {
         switch event {
         case .stateChanged(_, let locator): locator
         case .position(let locator), .range(let locator): locator
-        case .track(_, _, let locator), .utterance(_, _, _, let locator, _), .narration(_, _, let locator): locator
+        case .track(_, _, let locator), .utterance(_, _, _, let locator, _), .narration(_, _, let locator), .media(_, _, let locator): locator
         case .withAudioLocator(let inner, _): locator(inner)
         case .warning, .error: nil
         }
