@@ -11,7 +11,8 @@
 // For tests and benchmarks, `window.raudioPage` keeps what was done: `log` (one entry per `range` event:
 // the word asked, the resolver's status, the text actually highlighted, and when it was painted),
 // `sentences` (the same per `utterance`, with `activeClass`: whether the book's media:active-class is on the
-// element read), `hellos`, `connected`, `goes` (locators sent by clicks), `documentPlaying` (whether the
+// element read; for the page's own audio played in place, `media`: its href, and `element`: the tag of the
+// element marked playing), `hellos`, `connected`, `goes` (locators sent by clicks), `documentPlaying` (whether the
 // book's media:playback-active-class is on the page's document element).
 (function () {
   "use strict";
@@ -19,7 +20,8 @@
   const frame = $("content");
   const HIGHLIGHT_STYLE =
     "::highlight(raudio-sentence) { background-color: rgba(255, 214, 10, 0.28); }\n" +
-    "::highlight(raudio-word) { background-color: #ffd60a; color: black; }\n";
+    "::highlight(raudio-word) { background-color: #ffd60a; color: black; }\n" +
+    ".raudio-media-playing { outline: 3px solid #ffd60a; outline-offset: 2px; }\n";
 
   const page = (window.raudioPage = {
     connected: false, hellos: 0, log: [], sentences: [], goes: [], events: 0, mode: null, documentPlaying: false,
@@ -27,6 +29,7 @@
   // Media overlays: the book's classes (`opened`'s `mediaOverlay`), the element that has the active one, the state.
   let overlayClasses = null;
   let activeElement = null;
+  let mediaElement = null;   // the page's audio/video element raudio plays in place, outlined
   let playbackState = null;
   let socket = null;
   let frameHref = null;   // the href (no fragment) loaded or loading in the frame
@@ -81,7 +84,7 @@
         if (event.locator) follow("place", event.locator, event);
         break;
       case "utterance":
-        page.mode = event.narration ? "narration" : "speech";
+        page.mode = event.narration ? "narration" : event.media ? "media" : "speech";
         markDocumentPlaying();
         follow("sentence", event.locator, event);
         break;
@@ -108,7 +111,7 @@
     const href = locator.href.split("#")[0];
     if (href !== frameHref) load(href);
     if (!frameReady) { waiting.push([kind, locator, event]); return; }
-    apply(kind, locator);
+    apply(kind, locator, event);
   }
 
   function load(href) {
@@ -127,15 +130,16 @@
       frameReady = true;
       shownSentence = null;
       activeElement = null;
+      mediaElement = null;
       markDocumentPlaying();
       const queued = waiting;
       waiting = [];
-      queued.forEach(function (item) { apply(item[0], item[1]); });
+      queued.forEach(function (item) { apply(item[0], item[1], item[2]); });
     };
     frame.src = "/publication/" + href;
   }
 
-  function apply(kind, locator) {
+  function apply(kind, locator, event) {
     const doc = frame.contentDocument;
     const win = frame.contentWindow;
     let outcome;
@@ -155,6 +159,16 @@
       return;
     }
     if (kind === "place" && shownSentence) return; // a state's locator: the sentence shown already says where
+    if (kind === "sentence") markMedia(event && event.media ? outcome.element : null);
+    if (kind === "sentence" && event && event.media) {
+      // The page's own audio, played by raudio in place: the element is outlined (its fallback text is not read).
+      setHighlight(win, "raudio-sentence", null);
+      setHighlight(win, "raudio-word", null);
+      shownSentence = locator;
+      page.sentences.push({ media: event.media.href, status: outcome.s, element: mediaElement ? mediaElement.localName : null });
+      if (mediaElement) mediaElement.scrollIntoView({ block: "nearest" });
+      return;
+    }
     setHighlight(win, "raudio-sentence", range);
     setHighlight(win, "raudio-word", null);
     shownSentence = locator;
@@ -178,6 +192,13 @@
     if (!activeElement) return false;
     activeElement.classList.add(overlayClasses.activeClass);
     return true;
+  }
+
+  // Outlines `element`, the audio or video element being played in place (none: the outline goes).
+  function markMedia(element) {
+    if (mediaElement && mediaElement !== element) mediaElement.classList.remove("raudio-media-playing");
+    mediaElement = element || null;
+    if (mediaElement) mediaElement.classList.add("raudio-media-playing");
   }
 
   function markDocumentPlaying() {

@@ -51,6 +51,7 @@ CORPUS_BOOKS = [  # (path in the corpus, what it covers)
 ]
 NARRATED_BOOK = "epub/w3c-epub-tests/mol-audio.epub"
 SVG_BOOK = "epub/w3c-epub-tests/pkg-spine-order-svg.epub"
+MEDIA_BOOK = "epub/w3c-epub-tests/pub-cmt-mp3.epub"
 CORPUS_MINIMUM = 99.5
 
 
@@ -370,6 +371,29 @@ def check_svg(browser, raudio, corpus):
         player.quit()
 
 
+def check_media(browser, raudio, corpus):
+    """A page with an <audio> element (W3C pub-cmt-mp3): raudio plays the clip in place while speaking, and the
+    page outlines the element (and only it) as it plays."""
+    book = os.path.join(corpus, MEDIA_BOOK)
+    if not os.path.exists(book):
+        return None
+    player = Player(raudio, ["speak", book, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        page.wait(lambda: any(entry.get("media") for entry in page.state("sentences") or []), 30, "media: the clip never shown playing")
+        shown = page.state("sentences")
+        media = [entry for entry in shown if entry.get("media")]
+        if media[0]["element"] != "audio" or not media[0]["media"].endswith("aud/001.mp3"):
+            raise Failure("media: the clip shown as %r" % media[0])
+        outlined = browser.run("""const doc = document.getElementById('content').contentDocument;
+            return Array.from(doc.querySelectorAll('.raudio-media-playing')).map(e => e.localName);""")
+        if outlined != ["audio"]:
+            raise Failure("media: outlined while the clip plays: %r" % outlined)
+        return "media: %s played in place, its <audio> outlined while it plays" % media[0]["media"]
+    finally:
+        player.quit()
+
+
 def check_audiobook(browser, raudio):
     player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
     try:
@@ -472,6 +496,7 @@ def main():
     if has_corpus:
         checks.append(("narration", lambda b: check_narration(b, arguments.raudio, arguments.corpus)))
         checks.append(("svg", lambda b: check_svg(b, arguments.raudio, arguments.corpus)))
+        checks.append(("media", lambda b: check_media(b, arguments.raudio, arguments.corpus)))
     if arguments.screenshot:
         checks.append(("screenshot", lambda b: screenshot(b, arguments.raudio, os.path.abspath(arguments.screenshot))))
 
