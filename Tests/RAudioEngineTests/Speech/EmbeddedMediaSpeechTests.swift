@@ -88,6 +88,17 @@ import Testing
         #expect(reading.clipSeconds > 0.9)
     }
 
+    @Test func aVideoIsHeardThroughItsSoundWithTheTypeItsSourceDeclares() async throws {
+        let body = "<p>Before the film.</p><video controls=\"controls\"><source src=\"film.webm\" type=\"video/webm; codecs=&quot;vp9, opus&quot;\"/>"
+            + "</video><p>After the film.</p>"
+        let reading = try await Self.read(body: body, resources: [("film.webm", "video/webm", Self.clip)])
+        #expect(reading.texts == ["Before the film.", "[EPUB/film.webm]", "After the film."])
+        let (media, source) = try #require(reading.events.lazy.compactMap { if case .media(let utterance, let source) = $0 { (utterance, source) } else { nil } }.first)
+        #expect(media.role == .video)
+        #expect(source.type == "video/webm")
+        #expect(reading.clipSeconds > 0.9)
+    }
+
     @Test func anElementNoneOfWhoseSourcesPlaysIsSkippedWithAWarningAndReadingGoesOn() async throws {
         let reading = try await Self.read(body: "<p>Before the clip.</p><audio src=\"gone.mp3\"/><p>After the clip.</p>", resources: [])
         #expect(reading.texts == ["Before the clip.", "After the clip."])

@@ -93,8 +93,9 @@ final class HTMLContentWalker {
         case "audio", "video":
             flush()
             documentText += element.textContent
-            let sources = ([element.attribute("src")] + element.children("source").map { $0.attribute("src") })
-                .compactMap { $0 }.compactMap(link(for:))
+            let sources = ([element.attribute("src").map { ($0, nil) }] + element.children("source").map { source in
+                source.attribute("src").map { ($0, source.attribute("type")) }
+            }).compactMap { $0 }.compactMap { link(for: $0.0, declaredType: $0.1) }
             let draftSelectors = matchingSelectors(adding: selectors)
             drafts.append(HTMLContentDraft(kind: name == "audio" ? .audio(sources) : .video(sources), selector: ownSelector, element: nil, matchingSelectors: draftSelectors))
             return
@@ -237,9 +238,12 @@ final class HTMLContentWalker {
     }
 
     /// A link to `source` resolved against the document; nil for remote or invalid hrefs.
-    private func link(for source: String) -> Link? {
+    /// The link of a `src`, resolved against the document; its type the one the element declares (a `source`'s
+    /// `type`, parameters such as `codecs` left out), else the one its file extension says.
+    private func link(for source: String, declaredType: String? = nil) -> Link? {
         guard let resolved = try? Href(source, relativeTo: href) else { return nil }
         let fileExtension = resolved.path.split(separator: ".").last.map(String.init) ?? ""
-        return Link(href: resolved.path, type: MediaType.forFileExtension(fileExtension)?.string)
+        let declared = declaredType.flatMap { MediaType($0.split(separator: ";").first.map(String.init) ?? $0) }
+        return Link(href: resolved.path, type: (declared ?? MediaType.forFileExtension(fileExtension))?.string)
     }
 }
