@@ -26,7 +26,11 @@ struct InfoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the publication's cover picture to FILE (the resource with rel \"cover\", such as an M4B's embedded cover).", valueName: "FILE"))
     var cover: String?
 
+    @Flag(help: "Also show what the libraries log (FFmpeg's warnings and errors) on stderr.")
+    var verbose = false
+
     func run() throws {
+        if verbose { VerboseLog.enable() }
         // Durations the manifest leaves out are probed, so that the summary and --from percentages know them.
         let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path))
         PublicationLoading.reportWarnings(of: publication)

@@ -35,6 +35,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if options.verbose { VerboseLog.enable() }
         let book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
         if last { StandardStreams.printError("raudio: playing the book played last: \(book)") }
         let status = await PlaySession(path: book, options: options, audio: audio, narration: narration).run()

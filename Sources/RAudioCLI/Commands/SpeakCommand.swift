@@ -67,6 +67,7 @@ struct SpeakCommand: AsyncParsableCommand {
     var skippedRoles: Set<String> { (try? ContentRole.names(inList: skip)) ?? [] }
 
     func run() async throws {
+        if options.verbose { VerboseLog.enable() }
         let status = try await SpeakSession(command: self).run()
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -21,6 +21,9 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Volume, 0 to 2 (above 1 boosts quiet books; a limiter keeps peaks from clipping). Default: the book's last volume, else 1.")
     var volume: Double?
 
+    @Flag(help: "Also show what the libraries log (FFmpeg's warnings and errors) on stderr.")
+    var verbose = false
+
     @Flag(help: "Pace the wav and null outputs in real time (they otherwise run as fast as decoding allows).")
     var realtime = false
 

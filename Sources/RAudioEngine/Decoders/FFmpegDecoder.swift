@@ -79,15 +79,19 @@ public final class FFmpegDecoder: AudioDecoder {
         guard let context = ffmpeg.avcodec_alloc_context3(input.codec) else {
             throw AudioDecoderError(.corrupt, href: input.href, message: "FFmpeg could not allocate a decoder (out of memory)")
         }
-        var status = ffmpeg.avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
-        if status >= 0 {
+        let (status, logged) = FFmpegLog.collecting { () -> Int32 in
+            let status = ffmpeg.avcodec_parameters_to_context(context, input.stream.pointee.codecpar)
+            guard status >= 0 else { return status }
             context.pointee.pkt_timebase = input.stream.pointee.time_base
-            status = ffmpeg.avcodec_open2(context, input.codec, nil)
+            return ffmpeg.avcodec_open2(context, input.codec, nil)
         }
         guard status >= 0 else {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
             ffmpeg.avcodec_free_context(&freed)
-            throw AudioDecoderError(.unsupportedFormat, href: input.href, message: "FFmpeg could not open the \(codecName(input.codec)) decoder: \(ffmpeg.describe(status))")
+            // FFmpeg's own reason (logged) says what is not supported; its status alone says "function not implemented".
+            let reason = logged.last.map { $0.message.prefix(1).lowercased() + $0.message.dropFirst() } ?? ffmpeg.describe(status)
+            throw AudioDecoderError(.unsupportedFormat, href: input.href,
+                                    message: "FFmpeg's \(codecName(input.codec)) decoder cannot decode it: \(reason)")
         }
         return context
     }

@@ -34,6 +34,17 @@ struct FFmpegFunctions: @unchecked Sendable {
     let av_frame_free: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVFrame>?>?) -> Void
     let av_frame_unref: @convention(c) (UnsafeMutablePointer<AVFrame>?) -> Void
     let av_log_set_level: @convention(c) (Int32) -> Void
+    /// A `va_list` parameter, which Swift cannot spell in a C function type (`CVaListPointer` is not allowed
+    /// there): it is only handed on, from the log callback to `av_log_format_line2`, and both the x86-64 and
+    /// the AArch64 calling conventions pass a `va_list` parameter as a pointer (an array that decays; a
+    /// 32-byte aggregate passed by reference).
+    typealias VaList = OpaquePointer
+    typealias LogCallback = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, VaList?) -> Void
+    typealias FormatLine = @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, VaList?, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?
+    ) -> Int32
+    let av_log_set_callback: @convention(c) (LogCallback?) -> Void
+    let av_log_format_line2: FormatLine
     let av_rescale_q: @convention(c) (Int64, AVRational, AVRational) -> Int64
     let av_malloc: @convention(c) (Int) -> UnsafeMutableRawPointer?
     let av_mallocz: @convention(c) (Int) -> UnsafeMutableRawPointer?
@@ -62,6 +73,8 @@ struct FFmpegFunctions: @unchecked Sendable {
         av_frame_free = try library.function("av_frame_free", in: "libavutil")
         av_frame_unref = try library.function("av_frame_unref", in: "libavutil")
         av_log_set_level = try library.function("av_log_set_level", in: "libavutil")
+        av_log_set_callback = try library.function("av_log_set_callback", in: "libavutil")
+        av_log_format_line2 = try library.function("av_log_format_line2", in: "libavutil")
         av_rescale_q = try library.function("av_rescale_q", in: "libavutil")
         av_malloc = try library.function("av_malloc", in: "libavutil")
         av_mallocz = try library.function("av_mallocz", in: "libavutil")

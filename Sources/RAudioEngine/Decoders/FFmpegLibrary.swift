@@ -20,20 +20,21 @@ import Foundation
 enum FFmpegLibrary {
     /// libavutil and libavcodec's functions: decoding (raudio's MP4 reader needs no more), or why they
     /// could not be loaded (said by every FFmpeg decoder's error).
+    /// FFmpeg's own log goes through raudio's from then on (`FFmpegLog`).
     static let shared: Result<FFmpegFunctions, LoadFailure> = open(libraries.filter { $0.name != "libavformat" })
         .flatMap { handles in Result { () throws(LoadFailure) in try FFmpegFunctions(handles) } }
+        .map { functions in
+            FFmpegLog.install(functions)
+            return functions
+        }
 
     /// The decoding functions and libavformat's, FFmpeg's demuxers: some 40 more shared libraries
     /// (network protocols, disc and tracker formats) and about 9 MB, loaded only for a file raudio's
-    /// own readers leave to FFmpeg. FFmpeg's own log is silenced once they load: it goes to stderr with
-    /// pointers in it, and raudio reports what matters itself.
+    /// own readers leave to FFmpeg.
     static let withDemuxers: Result<FFmpegDemuxers, LoadFailure> = shared.flatMap { decoding in
         open(libraries.filter { $0.name == "libavformat" }).flatMap { handles in
             Result { () throws(LoadFailure) in try FFmpegDemuxers(handles, decoding: decoding) }
         }
-    }.map { demuxers in
-        demuxers.decoding.av_log_set_level(AV_LOG_QUIET)
-        return demuxers
     }
 
     /// Why FFmpeg cannot be used: a library missing, or without a function raudio calls.
