@@ -9,9 +9,9 @@ import Testing
     /// A line the parser must refuse, of one of several kinds, from `generator`.
     static func badLine(_ index: Int, _ generator: inout SystemRandomNumberGenerator) -> String {
         switch index % 8 {
-        case 0: // random bytes, invalid UTF-8 included (never a newline, never only blanks)
+        case 0: // random bytes, invalid UTF-8 included (never a line break: LF, VT, FF, CR; never only blanks)
             let count = Int.random(in: 1...80, using: &generator)
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }.map { $0 == 0x0A ? 0x7E : $0 }
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }.map { (0x0A...0x0D).contains($0) ? 0x7E : $0 }
             return "x" + String(decoding: bytes, as: UTF8.self)
         case 1: return "{\"command\":" // truncated JSON
         case 2: return "{\"command\":\"volume\",\"value\":\(Int.random(in: 3...1000, using: &generator)),\"id\":\(index)}" // (volume goes to 2)

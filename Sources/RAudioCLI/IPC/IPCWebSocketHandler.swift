@@ -57,14 +57,14 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
                 isText = frame.opcode == .text
             }
             isInMessage = !frame.fin
-            if message.count < CommandLineReader.maximumLineLength {
-                message += frame.unmaskedData.readableBytesView.prefix(CommandLineReader.maximumLineLength - message.count)
+            if message.count < CommandLineSplitter.maximumLineLength {
+                message += frame.unmaskedData.readableBytesView.prefix(CommandLineSplitter.maximumLineLength - message.count)
             }
             guard frame.fin else { return }
             defer { message.removeAll(keepingCapacity: true) }
             if isText {
                 // A message cut at the length limit may end inside a character: only what was kept is checked.
-                guard let line = Self.utf8(message, allowingCutEnd: message.count >= CommandLineReader.maximumLineLength) else {
+                guard let line = Self.utf8(message, allowingCutEnd: message.count >= CommandLineSplitter.maximumLineLength) else {
                     return fail(.dataInconsistentWithMessage, context: context)
                 }
                 if let command = IncomingCommand(parsing: line, origin: .ipcClient(id), handled: registry.commandArrived(from: id)) {

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Dispatch
 import Foundation
+import NIOCore
 import RAudioPlayer
 import ReadiumShared
 
 /// Reads stdin line by line on a thread of its own and hands the lines out as an `AsyncStream`.
 ///
 /// Blocking `read(2)` never runs on Swift's cooperative pool. The stream finishes at EOF; EOF alone
-/// never stops playback. Lines longer than 64 KiB are cut there and still delivered, so the parser
-/// refuses them with `command-too-long` instead of the reader buffering without bound.
+/// never stops playback. Lines are split as a unix-socket client's are (`CommandLineSplitter`, SwiftNIO's
+/// line decoder): longer than 64 KiB, they are cut there and still delivered, so the parser refuses them
+/// with `command-too-long` instead of the reader buffering without bound.
 ///
 /// No line is ever dropped, and memory stays bounded under a flood: at most `maximumPendingLines`
 /// lines are handed out and not yet handled; then the reading thread blocks (and the writer with it,
 /// through the pipe) until the session calls `lineHandled()`.
 final class CommandLineReader: Sendable {
-    static let maximumLineLength = 64 * 1024 + 1
     static let maximumPendingLines = 256
 
     let lines: AsyncStream<String>
@@ -37,29 +38,19 @@ final class CommandLineReader: Sendable {
         let continuation = continuation
         let slots = slots
         BlockingWork.startThread(named: "raudio.stdin") {
-            var line: [UInt8] = []
-            var isDiscarding = false
+            var lines = CommandLineSplitter()
             var buffer = [UInt8](repeating: 0, count: 4096)
+            let deliver = { (line: String) in
+                slots.wait()
+                continuation.yield(line)
+            }
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
-                for byte in buffer[0..<count] {
-                    if byte == UInt8(ascii: "\n") {
-                        slots.wait()
-                        continuation.yield(String(decoding: line, as: UTF8.self))
-                        line.removeAll(keepingCapacity: true)
-                        isDiscarding = false
-                    } else if !isDiscarding {
-                        line.append(byte)
-                        if line.count >= Self.maximumLineLength { isDiscarding = true }
-                    }
-                }
+                lines.split(ByteBuffer(bytes: buffer[0..<count]), into: deliver)
             }
-            if !line.isEmpty {
-                slots.wait()
-                continuation.yield(String(decoding: line, as: UTF8.self))
-            }
+            lines.finish(into: deliver)
             continuation.finish()
         }
     }
