@@ -63,6 +63,30 @@ import Testing
         #expect(warning.components(separatedBy: "mutagen__too-short.mp3").count == 2, "the file is named once: \(warning)")
     }
 
+    /// Issue 36: an MP3 with junk before its first frame was refused ("not a publication raudio can open")
+    /// though libmpg123 and FFmpeg find its frames; it plays to its end now, as long as the file without junk.
+    @Test(.enabled(if: Corpus.isAvailable || Corpus.isCI, Corpus.skipMessage))
+    func anMP3WithJunkBeforeItsFirstFramePlays() throws {
+        let original = try Corpus.file("audio/mp3-edge/tinytag__vbr_xing_header.mp3")
+        var generator = SplitMix64(seed: 36)
+        // 3000 bytes no frame sync can start in (no 0xFF), then the MP3 as it was.
+        let junk = (0..<3000).map { _ in UInt8(truncatingIfNeeded: generator.next() % 255) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-junk-\(UUID().uuidString).mp3")
+        try (Data(junk) + Data(contentsOf: original)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        func end(of path: String) throws -> Double? {
+            let result = try ProcessRunner.run(ProcessRunner.raudioExecutable, ["play", path, "--output", "null"],
+                                               environment: ["RAUDIO_NO_STATE": "1"], timeout: 60)
+            #expect(result.status == 0, "\(path): \(result.standardError)")
+            let ended = try result.outputLines.map(PlayCommandTests.object).last { $0["type"] == "state" && $0["state"] == "ended" }
+            let fragment = ended?["locator"]?.objectValue?["locations"]?.objectValue?["fragments"]?.arrayValue?.first?.stringValue
+            return fragment.flatMap(MediaFragment.init(parsing:))?.begin
+        }
+        let played = try #require(try end(of: file.path))
+        let whole = try #require(try end(of: original.path))
+        #expect(abs(played - whole) < 0.1, "with junk \(played) s, without \(whole) s")
+    }
+
     /// Issue 36: `raudio text` on an EPUB whose chapter is an entity bomb said its warning twice (on opening,
     /// then on reading); once now, and the next chapter is still read.
     @Test func aMalformedChapterIsWarnedAboutOnce() throws {

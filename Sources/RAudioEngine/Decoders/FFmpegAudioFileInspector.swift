@@ -16,6 +16,12 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
     /// Plain MP4 files (AAC and ALAC) are read by raudio's own MP4 reader, native FLAC by libFLAC and
     /// an MP3 without any tag from its length header, without loading FFmpeg; the rest by FFmpeg's
     /// demuxers.
+    /// An MP3 with junk before its first frame (two frames in a row found in its first 64 KiB, as
+    /// libmpg123 and FFmpeg resynchronize): the decoders play it.
+    public func audioMediaType(lookingFurtherInto resource: any Resource) -> MediaType? {
+        (try? AudioFormatSniffer.sniff(resource: resource)) == .mp3 ? .mp3 : nil
+    }
+
     public func inspect(_ resource: any Resource) throws -> AudioFileDescription {
         // The bytes say which reader, once: a format raudio reads itself but this file defeats (a
         // fragmented MP4, damaged FLAC metadata, a tagged MP3) still goes to FFmpeg.

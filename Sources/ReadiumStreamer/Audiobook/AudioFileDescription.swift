@@ -115,4 +115,13 @@ public struct AudioFileChapter: Sendable, Hashable {
 public protocol AudioFileInspector: Sendable {
     /// The description of the audio file `resource`; throws when it cannot be read as audio.
     func inspect(_ resource: any Resource) throws -> AudioFileDescription
+
+    /// The audio format of `resource` when its first bytes alone do not tell (`ContentSniffer` found nothing):
+    /// an MP3 whose first frame comes after junk, found by looking further. Nil: not audio.
+    func audioMediaType(lookingFurtherInto resource: any Resource) -> MediaType?
+}
+
+extension AudioFileInspector {
+    /// Looks no further than `ContentSniffer`.
+    public func audioMediaType(lookingFurtherInto resource: any Resource) -> MediaType? { nil }
 }

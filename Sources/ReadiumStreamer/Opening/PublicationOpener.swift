@@ -66,6 +66,10 @@ public struct PublicationOpener: Sendable {
         case .audio(let mediaType):
             return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
         case .other:
+            // Audio whose first bytes do not say so (an MP3 with junk before its first frame).
+            if let audioFileInspector, let mediaType = audioFileInspector.audioMediaType(lookingFurtherInto: FileResource(url: url)) {
+                return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
+            }
             throw OpeningError(
                 .badData, path: url.path,
                 message: "is not a publication raudio can open (not a ZIP package, not a Readium manifest, not an audio file)"
