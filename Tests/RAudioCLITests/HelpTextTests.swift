@@ -41,4 +41,57 @@ import Testing
             if name != "escape" { #expect(speak.contains(name), "speak --help does not list \(name)") }
         }
     }
+
+    /// What each subcommand uses, option by option: its help must offer exactly these (issue 36, item 5). An
+    /// option added to a shared group shows up here for every subcommand that gets it, to be removed where it
+    /// would do nothing. `--version` and `--help` come with every subcommand.
+    static let optionsUsed: [String: Set<String>] = {
+        let session: Set<String> = [
+            "--output", "--from", "--speed", "--volume", "--verbose", "--realtime", "--duration", "--reconnect-timeout", "--keep-open",
+            "--ui", "--json", "--no-mpris", "--ipc", "--ipc-allow-remote", "--ipc-token", "--ipc-token-file", "--ipc-max-connections",
+            "--events", "--web", "--web-port", "--open", "--sleep", "--state-dir", "--no-state",
+        ]
+        return [
+            "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last"]),
+            "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip"]),
+            "text": ["--from", "--unit", "--skip"],
+            "info": ["--human", "--cover", "--verbose"],
+            "voices": ["--language", "--human", "--voice-path"],
+            "history": ["--state-dir", "--human"],
+            "bookmarks": ["--state-dir", "--delete", "--human"],
+            "version": [],
+        ]
+    }()
+
+    /// Every subcommand raudio lists, walked: its help offers the options it uses and no other, each with
+    /// words that say what it does.
+    @Test func everySubcommandOffersTheOptionsItUsesAndNoOther() {
+        let subcommands = RAudioCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }
+        #expect(Set(subcommands.map { $0._commandName }) == Set(Self.optionsUsed.keys))
+        for subcommand in subcommands {
+            let name = subcommand._commandName
+            let lines = RAudioCommand.helpMessage(for: subcommand, columns: 1000).split(separator: "\n").map(String.init)
+            // The lines that define an option (`  --speed <speed>`, `  -h, --help`), and the words that follow.
+            var offered: [String: String] = [:]
+            for (index, line) in lines.enumerated() where line.hasPrefix("  -") {
+                var words = line.split(separator: " ").map(String.init)
+                // `-h,` before `--help`; then the option, its `<value>`, and what it does.
+                while let first = words.first, !first.hasPrefix("--") { words.removeFirst() }
+                guard let option = words.first else { continue }
+                let description = words.dropFirst().drop { $0.hasPrefix("<") }
+                let following = lines.dropFirst(index + 1).prefix { $0.hasPrefix("      ") }.joined(separator: " ")
+                offered[option] = (description.joined(separator: " ") + " " + following).trimmingCharacters(in: .whitespaces)
+            }
+            let used = Self.optionsUsed[name] ?? []
+            let shown = Set(offered.keys).subtracting(["--version", "--help"])
+            #expect(shown == used, "raudio \(name) --help offers \(shown.subtracting(used).sorted()) more, \(used.subtracting(shown).sorted()) fewer")
+            for (option, words) in offered where words.split(separator: " ").count < 3 {
+                Issue.record("raudio \(name) --help: \(option) says nothing of what it does (\(words))")
+            }
+            // A default said twice: in the words, and by the argument parser after them.
+            for (option, words) in offered where words.contains("(default: ") && words.components(separatedBy: "(default").count > 2 {
+                Issue.record("raudio \(name) --help: \(option) gives its default twice (\(words))")
+            }
+        }
+    }
 }

@@ -62,7 +62,7 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read the --ipc-token from this file (its first line), kept off the command line.", valueName: "path"))
     var ipcTokenFile: String?
 
-    @Option(help: ArgumentHelp("The connections --ipc and --web accept at once, all listeners together (default 64); one more is closed as accepted.", valueName: "count"))
+    @Option(help: ArgumentHelp("The connections --ipc and --web accept at once, all listeners together; one more is closed as accepted.", valueName: "count"))
     var ipcMaxConnections = IPCLimits().maximumConnections
 
     @Option(help: ArgumentHelp(
