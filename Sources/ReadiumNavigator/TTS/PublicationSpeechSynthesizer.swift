@@ -260,6 +260,8 @@ public actor PublicationSpeechSynthesizer {
         } else {
             return
         }
+        // The page's own audio plays on as it is: the new voice, speed or pitch is for the speech after it.
+        if source.plannedUtterance(at: item)?.isMedia == true { return }
         epoch += 1
         guard let newItem = source.resume(item: item, from: textStart, newBase: epoch * 2 * UtterancePlanner.span) else { return }
         resumed = isHeardUtterance ? announcedItem.map { (from: $0, to: newItem) } : nil

@@ -36,9 +36,11 @@ import Testing
         }
     }
 
-    /// Reads aloud a one-page book whose body is `body`, with `resources` beside it, to a WAV file.
+    /// Reads aloud a one-page book whose body is `body`, with `resources` beside it, to a WAV file (in real
+    /// time with `duringMedia`, which is called when the media starts being heard).
     static func read(body: String, resources: [(name: String, mediaType: String, data: Data)],
-                     skippedRoles: Set<String> = ContentRole.skippableNames) async throws -> Reading {
+                     skippedRoles: Set<String> = ContentRole.skippableNames,
+                     duringMedia: (@Sendable (PublicationSpeechSynthesizer) async -> Void)? = nil) async throws -> Reading {
         let page = "<?xml version=\"1.0\" encoding=\"utf-8\"?><html xmlns=\"http://www.w3.org/1999/xhtml\" xml:lang=\"en\">"
             + "<head><title>t</title></head><body>\(body)</body></html>"
         let book = try TestBooks.epub(pages: [("page.xhtml", "application/xhtml+xml", page)], language: "en", resources: resources)
@@ -50,14 +52,20 @@ import Testing
         let publication = try PublicationOpener().open(url: book)
         let engine = try ESpeakEngine(presets: VoicePresets.load().presets)
         let synthesizer = try PublicationSpeechSynthesizer(
-            publication: publication, engine: engine, components: AudioEngineComponents.make(output: .wav(path: wav.path), realtime: false),
+            publication: publication, engine: engine,
+            components: AudioEngineComponents.make(output: .wav(path: wav.path), realtime: duringMedia != nil),
             configuration: SpeechSynthesizerConfiguration(skippedRoles: skippedRoles))
         let events = Locked<[SpeechSynthesizerEvent]>([])
         let stream = synthesizer.events
         let recording = Task { for await event in stream { events.withLock { $0.append(event) } } }
         try await synthesizer.start(from: nil)
         let deadline = Date().addingTimeInterval(60)
+        var calledDuringMedia = false
         while Date() < deadline, !events.withLock({ $0.contains { if case .stateChanged(.ended, _) = $0 { true } else { false } } }) {
+            if let duringMedia, !calledDuringMedia, events.withLock({ $0.contains { if case .media = $0 { true } else { false } } }) {
+                calledDuringMedia = true
+                await duringMedia(synthesizer)
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
         await synthesizer.close()
@@ -75,6 +83,17 @@ import Testing
         #expect(media.locator.locations.cssSelector?.hasSuffix("audio:nth-child(2)") == true, "\(media.locator.locations)")
         #expect(reading.warnings.isEmpty, "\(reading.warnings.map(\.message))")
         // The whole second of the clip is in the output (its plateaus: all but the resampler's edges).
+        #expect(reading.clipSeconds > 0.9 && reading.clipSeconds < 1.1, "\(reading.clipSeconds) s of the clip rendered")
+    }
+
+    /// A new speed (or voice, or pitch) while the clip plays is for the speech after it: the clip plays on,
+    /// whole, once.
+    @Test func changingTheSpeedWhileTheClipPlaysLeavesItWhole() async throws {
+        let reading = try await Self.read(body: "<p>Before the clip.</p><audio src=\"clip.wav\"/><p>After the clip.</p>",
+                                          resources: [("clip.wav", "audio/wav", Self.clip)]) { synthesizer in
+            await synthesizer.setSpeed(1.5)
+        }
+        #expect(reading.texts == ["Before the clip.", "[EPUB/clip.wav]", "After the clip."])
         #expect(reading.clipSeconds > 0.9 && reading.clipSeconds < 1.1, "\(reading.clipSeconds) s of the clip rendered")
     }
 
