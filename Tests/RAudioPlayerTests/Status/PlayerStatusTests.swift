@@ -55,6 +55,19 @@ import Testing
         #expect(status.voice == "en-us")
     }
 
+    /// The page's own audio, played in place while reading aloud: shown by its file's name, no word, the
+    /// voice unchanged.
+    @Test func mediaPlayedInPlaceIsShownByItsName() throws {
+        var status = PlayerStatus(mode: .speech)
+        status.apply(.utterance(text: "Listen.", language: "en", voice: "en-us", locator: Self.text("Listen.")))
+        status.apply(.range(Self.text("Listen.")))
+        let element = Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(progression: 0.5))
+        status.apply(.media(kind: .audio, source: Link(href: "EPUB/aud/001.mp3", type: "audio/mpeg"), locator: element))
+        #expect(status.sentence == "♪ audio: 001.mp3")
+        #expect(status.word == nil)
+        #expect(status.voice == "en-us")
+    }
+
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.apply(.state(.playing, locator: nil), now: 990)
