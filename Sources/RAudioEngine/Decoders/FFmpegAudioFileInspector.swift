@@ -85,6 +85,11 @@ public struct FFmpegAudioFileInspector: AudioFileInspector {
         description.album = tag("album")
         description.authors = names(tag("artist", "album_artist", "author"))
         description.narrators = names(tag("narrator", "narrated_by", "narratedby", "performer"))
+        // An audiobook's narrator in an M4B is its composer (©wrt), as audiobook players read it and `raudio
+        // render` writes it; a piece of music's composer is not its narrator.
+        if description.narrators.isEmpty, tag("genre")?.lowercased().contains("audiobook") == true {
+            description.narrators = names(tag("composer"))
+        }
         description.language = tag("language").flatMap(language)
         description.description = tag("description", "synopsis", "comment")
         description.date = tag("date", "year")

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CFFmpeg
+import Foundation
+import ReadiumNavigator
+
+/// Writes PCM as an M4B audiobook: AAC in MP4 (FFmpeg's `aac` encoder and `ipod` muxer, the libraries raudio
+/// already loads; no `ffmpeg` command), with chapters (a QuickTime chapter track, which audiobook players and
+/// raudio's own MP4 reader take, and Nero's `chpl`) and the book's tags (title, author as artist, narrator as
+/// composer, genre Audiobook).
+///
+/// The muxer makes its chapter track when it writes the file's header, and a chapter's start is known only
+/// once the audio before it is: the encoded packets are kept in a spool file beside the output while the audio
+/// comes, and `finish` writes the M4B from them with its chapters (a copy, no second encoding). Both are written
+/// under temporary names beside `path`, the M4B renamed to it at the end: no partial file is ever left under the
+/// output's name (`cancel`, or a failure, removes the temporary ones). One thread at a time; blocking file I/O.
+public final class M4BWriter {
+    /// The tags written into the file; nil or empty ones are left out.
+    public struct Tags: Sendable, Hashable {
+        public var title: String?
+        public var authors: [String]
+        public var narrators: [String]
+
+        public init(title: String?, authors: [String] = [], narrators: [String] = []) {
+            self.title = title
+            self.authors = authors
+            self.narrators = narrators
+        }
+    }
+
+    /// A chapter: its title and where it starts, in seconds of the audio appended.
+    public struct Chapter: Sendable, Hashable {
+        public var title: String
+        public var start: Double
+
+        public init(title: String, start: Double) {
+            self.title = title
+            self.start = start
+        }
+    }
+
+    public let path: String
+    public let format: PCMFormat
+    private let tags: Tags
+    private let temporaryPath: String
+    private let spoolPath: String
+    private let spool: UnsafeMutablePointer<FILE>
+    private let ffmpeg: FFmpegEncoding
+    private var encoder: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let frameSize: Int
+    /// Samples not yet encoded, one array per channel (the encoder takes planar float).
+    private var pending: [[Float]]
+    /// Samples handed to the encoder so far, per channel: the next frame's timestamp.
+    private var encodedFrames: Int64 = 0
+    private var isFinished = false
+
+    /// Opens the spool file beside `path` and the encoder for PCM of `format`. Throws `AudioSinkError`
+    /// (`.cannotCreate`) when FFmpeg cannot be loaded or has no AAC encoder, or the folder is not writable.
+    public init(path: String, format: PCMFormat, tags: Tags, bitRate: Int = 64_000) throws(AudioSinkError) {
+        self.path = path
+        self.format = format
+        self.tags = tags
+        let folder = (path as NSString).deletingLastPathComponent
+        let base = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).\(getpid())"
+        temporaryPath = base + ".part"
+        spoolPath = base + ".aac-packets"
+        switch FFmpegLibrary.withEncoders {
+        case .success(let functions): ffmpeg = functions
+        case .failure(let failure): throw AudioSinkError(.cannotCreate, subject: path, message: failure.message)
+        }
+        let decoding = ffmpeg.decoding
+        guard let codec = ffmpeg.avcodec_find_encoder_by_name("aac"), let context = decoding.avcodec_alloc_context3(codec) else {
+            throw AudioSinkError(.cannotCreate, subject: path, message: "FFmpeg has no AAC encoder here")
+        }
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = Int32(format.sampleRate)
+        context.pointee.bit_rate = Int64(bitRate)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
+        // MP4 keeps the AudioSpecificConfig in its header, not in each packet.
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        ffmpeg.av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelCount))
+        let (status, logged) = FFmpegLog.collecting { decoding.avcodec_open2(context, codec, nil) }
+        guard status >= 0 else {
+            var freed: UnsafeMutablePointer<AVCodecContext>? = context
+            decoding.avcodec_free_context(&freed)
+            throw AudioSinkError(.cannotCreate, subject: path,
+                                 message: "FFmpeg's AAC encoder cannot encode \(format): \(logged.last?.message ?? decoding.describe(status))")
+        }
+        encoder = context
+        frameSize = max(Int(context.pointee.frame_size), 1)
+        pending = Array(repeating: [], count: format.channelCount)
+        guard let opened = fopen(spoolPath, "w+b") else {
+            let reason = String(cString: strerror(errno))
+            decoding.avcodec_free_context(&encoder)
+            throw AudioSinkError(.cannotCreate, subject: path, message: "cannot write beside it (\(spoolPath)): \(reason)")
+        }
+        spool = opened
+        frame = decoding.av_frame_alloc()
+        packet = decoding.av_packet_alloc()
+        guard let frame, packet != nil else {
+            release()
+            throw AudioSinkError(.cannotCreate, subject: path, message: "out of memory")
+        }
+        frame.pointee.nb_samples = Int32(frameSize)
+        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointee.sample_rate = Int32(format.sampleRate)
+        ffmpeg.av_channel_layout_default(&frame.pointee.ch_layout, Int32(format.channelCount))
+        guard ffmpeg.av_frame_get_buffer(frame, 0) >= 0 else {
+            release()
+            throw AudioSinkError(.cannotCreate, subject: path, message: "out of memory")
+        }
+    }
+
+    deinit {
+        if !isFinished { cancel() }
+    }
+
+    /// The seconds of audio appended so far.
+    public var duration: Double {
+        Double(encodedFrames + Int64(pending.first?.count ?? 0)) / Double(format.sampleRate)
+    }
+
+    /// Appends interleaved samples of `format`; encodes each whole frame of them.
+    public func append(_ samples: [Float]) throws(AudioSinkError) {
+        let channels = format.channelCount
+        if channels == 1 {
+            pending[0].append(contentsOf: samples)
+        } else {
+            for (index, sample) in samples.enumerated() { pending[index % channels].append(sample) }
+        }
+        while pending[0].count >= frameSize { try encodeFrame(of: frameSize) }
+    }
+
+    /// Encodes what is left, then writes the M4B with `chapters` (in order; each ends where the next starts,
+    /// the last at the end) and renames it to `path`. Returns the audio's length in seconds.
+    @discardableResult
+    public func finish(chapters: [Chapter]) throws(AudioSinkError) -> Double {
+        if pending[0].count > 0 { try encodeFrame(of: pending[0].count) }
+        try drain(flushing: true)
+        let total = duration
+        do {
+            try writeFile(chapters: chapters, total: total)
+        } catch {
+            cancel()
+            throw error
+        }
+        release()
+        isFinished = true
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw AudioSinkError(.writeFailed, subject: path, message: "cannot rename \(temporaryPath) to it: \(reason)")
+        }
+        return total
+    }
+
+    /// Gives up: the temporary files are removed, nothing is left under `path`.
+    public func cancel() {
+        release()
+        isFinished = true
+        unlink(temporaryPath)
+    }
+
+    private func encodeFrame(of count: Int) throws(AudioSinkError) {
+        guard let frame else { return }
+        guard ffmpeg.av_frame_make_writable(frame) >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "out of memory")
+        }
+        frame.pointee.nb_samples = Int32(count)
+        for channel in 0..<format.channelCount {
+            guard let plane = frame.pointee.extended_data[channel] else { continue }
+            let floats = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
+            pending[channel].withUnsafeBufferPointer { floats.update(from: $0.baseAddress!, count: count) }
+            pending[channel].removeFirst(count)
+        }
+        frame.pointee.pts = encodedFrames
+        encodedFrames += Int64(count)
+        let status = ffmpeg.avcodec_send_frame(encoder, frame)
+        guard status >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "FFmpeg's AAC encoder failed: \(ffmpeg.decoding.describe(status))")
+        }
+        try drain(flushing: false)
+    }
+
+    /// A packet in the spool file: its size, timestamp and duration (in the encoder's time base), then its bytes.
+    private struct SpooledPacket {
+        var size: Int32
+        var pts: Int64
+        var duration: Int64
+    }
+
+    /// Spools every packet the encoder has ready (all of them, the encoder flushed, with `flushing`).
+    private func drain(flushing: Bool) throws(AudioSinkError) {
+        if flushing { _ = ffmpeg.avcodec_send_frame(encoder, nil) }
+        while true {
+            let status = ffmpeg.avcodec_receive_packet(encoder, packet)
+            if status == averror(EAGAIN) || status == AVERROR_EOF_VALUE { return }
+            guard status >= 0, let packet else {
+                throw AudioSinkError(.writeFailed, subject: path, message: "FFmpeg's AAC encoder failed: \(ffmpeg.decoding.describe(status))")
+            }
+            var header = SpooledPacket(size: packet.pointee.size, pts: packet.pointee.pts, duration: packet.pointee.duration)
+            let written = fwrite(&header, MemoryLayout<SpooledPacket>.size, 1, spool) == 1
+                && fwrite(packet.pointee.data, 1, Int(packet.pointee.size), spool) == Int(packet.pointee.size)
+            ffmpeg.decoding.av_packet_unref(packet)
+            guard written else {
+                throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(spoolPath): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Writes the M4B at `temporaryPath` from the spooled packets, with the tags and `chapters`.
+    private func writeFile(chapters: [Chapter], total: Double) throws(AudioSinkError) {
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        guard ffmpeg.avformat_alloc_output_context2(&created, nil, "ipod", temporaryPath) >= 0, let output = created else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "FFmpeg has no MP4 (ipod) muxer here")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>? = output
+        defer {
+            if output.pointee.pb != nil { _ = ffmpeg.avio_closep(&output.pointee.pb) }
+            ffmpeg.demuxers.avformat_free_context(context)
+            context = nil
+        }
+        guard let encoder, let packet, let stream = ffmpeg.avformat_new_stream(output, nil) else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "out of memory")
+        }
+        stream.pointee.time_base = encoder.pointee.time_base
+        _ = ffmpeg.avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+        setTags(of: output)
+        addChapters(chapters, total: total, to: output)
+        var status = ffmpeg.avio_open(&output.pointee.pb, temporaryPath, AVIO_FLAG_WRITE)
+        if status >= 0 { status = ffmpeg.avformat_write_header(output, nil) }
+        guard status >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(temporaryPath): \(ffmpeg.decoding.describe(status))")
+        }
+        rewind(spool)
+        var header = SpooledPacket(size: 0, pts: 0, duration: 0)
+        while fread(&header, MemoryLayout<SpooledPacket>.size, 1, spool) == 1 {
+            guard header.size >= 0, ffmpeg.decoding.av_new_packet(packet, header.size) >= 0,
+                  fread(packet.pointee.data, 1, Int(header.size), spool) == Int(header.size) else {
+                throw AudioSinkError(.writeFailed, subject: path, message: "cannot read back \(spoolPath)")
+            }
+            packet.pointee.pts = header.pts
+            packet.pointee.dts = header.pts
+            packet.pointee.duration = header.duration
+            packet.pointee.stream_index = stream.pointee.index
+            ffmpeg.av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
+            let written = ffmpeg.av_interleaved_write_frame(output, packet)
+            guard written >= 0 else {
+                throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(temporaryPath): \(ffmpeg.decoding.describe(written))")
+            }
+        }
+        let trailer = ffmpeg.av_write_trailer(output)
+        let closed = ffmpeg.avio_closep(&output.pointee.pb)
+        guard trailer >= 0, closed >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "cannot finish \(temporaryPath): \(ffmpeg.decoding.describe(min(trailer, closed)))")
+        }
+    }
+
+    private func setTags(of output: UnsafeMutablePointer<AVFormatContext>) {
+        func set(_ key: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            _ = ffmpeg.av_dict_set(&output.pointee.metadata, key, value, 0)
+        }
+        set("title", tags.title)
+        set("album", tags.title)
+        set("artist", tags.authors.joined(separator: ", "))
+        set("album_artist", tags.authors.joined(separator: ", "))
+        set("composer", tags.narrators.joined(separator: ", "))
+        set("genre", "Audiobook")
+    }
+
+    /// `chapters` as the format context's (freed with it by `avformat_free_context`), in milliseconds.
+    private func addChapters(_ chapters: [Chapter], total: Double, to output: UnsafeMutablePointer<AVFormatContext>) {
+        guard !chapters.isEmpty else { return }
+        let decoding = ffmpeg.decoding
+        let size = chapters.count * MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride
+        guard let array = decoding.av_mallocz(size)?.bindMemory(to: UnsafeMutablePointer<AVChapter>?.self, capacity: chapters.count) else { return }
+        output.pointee.chapters = array
+        for (index, chapter) in chapters.enumerated() {
+            guard let made = decoding.av_mallocz(MemoryLayout<AVChapter>.size)?.bindMemory(to: AVChapter.self, capacity: 1) else { continue }
+            let end = index + 1 < chapters.count ? chapters[index + 1].start : total
+            made.pointee.id = Int64(index + 1)
+            made.pointee.time_base = AVRational(num: 1, den: 1000)
+            made.pointee.start = Int64((chapter.start * 1000).rounded())
+            made.pointee.end = Int64((max(end, chapter.start) * 1000).rounded())
+            _ = ffmpeg.av_dict_set(&made.pointee.metadata, "title", chapter.title, 0)
+            array[index] = made
+            output.pointee.nb_chapters = UInt32(index + 1)
+        }
+    }
+
+    /// Frees the encoder, closes and removes the spool file.
+    private func release() {
+        let decoding = ffmpeg.decoding
+        if frame != nil { decoding.av_frame_free(&frame) }
+        if packet != nil { decoding.av_packet_free(&packet) }
+        if encoder != nil {
+            decoding.avcodec_free_context(&encoder)
+            fclose(spool)
+            unlink(spoolPath)
+        }
+    }
+}
+
+/// FFmpeg's `AVERROR(e)`: a negated POSIX error code.
+private func averror(_ code: Int32) -> Int32 { -code }
+
+/// FFmpeg's `AVERROR_EOF` (`FFERRTAG('E','O','F',' ')`), which Swift does not import.
+private let AVERROR_EOF_VALUE: Int32 = -Int32(bitPattern: UInt32(0x45) | UInt32(0x4F) << 8 | UInt32(0x46) << 16 | UInt32(0x20) << 24)
