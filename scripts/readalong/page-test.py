@@ -21,11 +21,12 @@ null output in real time, and a real Chromium showing the page:
   voice       `raudio speak` without --voice: the voice box shows the voice in use (the `settings` event's)
   cover       a book without a cover: no request for one and no broken image, over several loads of the page;
               a book with one (the sample with a PNG declared `cover`): shown once loaded
-  seek        the audiobook view shows elapsed / total; clicking its bar and dragging it move the position there
+  seek        the audiobook view shows elapsed / total; clicking its bar and dragging it move the position there,
+              the Right arrow on it 10 s on
   volume      the volume slider sends `volume` (a `settings` event follows); a `volume` from stdin moves it, and
               a page opened afterwards shows it (the `hello`'s settings)
   bookmarks   the page's Bookmark button makes one, listed at once and after a reload (`bookmarks`); clicking it,
-              or Enter on it, goes back there
+              or Enter on it, goes back there; in speech, one lists the sentence it quotes and a click goes back to it
   refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
 
 Usage: page-test.py --raudio PATH [--corpus DIR] [--only NAME,...] [--screenshot FILE] [--seconds S]
@@ -560,9 +561,17 @@ def check_seek(browser, raudio):
                       "seek: the bar did not follow the position after a %s" % how)
             shown = browser.run("return document.getElementById('clock').textContent;")
             steps.append("%s at %d %% -> %s (%s)" % (how, fraction * 100, clock(at * duration), shown))
+        # The keyboard: Right arrow on the focused bar seeks 10 s on.
+        before = player.of_type("position")[-1]["locator"]["locations"]["totalProgression"] * duration
+        start = len(player.events)
+        browser.run("document.getElementById('progress').focus();")
+        press(browser, "\ue014")
+        moved = player.wait_for(lambda e: e["type"] == "position" and 8 < e["locator"]["locations"].get("totalProgression", 0) * duration - before < 12.5,
+                                8, start)
+        steps.append("Right arrow %s -> %s" % (clock(before), clock(moved["locator"]["locations"]["totalProgression"] * duration)))
         sent = page.state("seeks")
-        if len(sent) != 2:
-            raise Failure("seek: the bar sent %r, not two seeks" % sent)
+        if len(sent) != 3:
+            raise Failure("seek: the bar sent %r, not three seeks" % sent)
         return "seek: " + "; ".join(steps)
     finally:
         player.quit()
@@ -625,10 +634,48 @@ def check_bookmarks(browser, raudio):
                                    10, start)
             steps.append("%s went to %.2f" % (how, back["locator"]["locations"]["totalProgression"]))
         label = browser.run("return document.querySelector(arguments[0]).textContent;", "#bookmarks button[data-id='%d']" % made["id"])
-        return "bookmarks: bookmark %d at %.2f (%r) listed, after a reload too; %s" % (made["id"], mark, label, ", ".join(steps))
+        audiobook = "audiobook: bookmark %d at %.2f (%r) listed, after a reload too; %s" % (made["id"], mark, label, ", ".join(steps))
     finally:
         player.quit()
+    try:
+        return "bookmarks: %s; speech: %s" % (audiobook, speech_bookmark(browser, raudio, state))
+    finally:
         shutil.rmtree(state, ignore_errors=True)
+
+
+def speech_bookmark(browser, raudio, state):
+    """`raudio speak`: a bookmark quotes the sentence heard; the page lists that quote and a click goes back to it."""
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime", "--from", "0%"], state_dir=state)
+    try:
+        page = Page(browser, player.url)
+        heard = set()  # the predicate runs under the player's lock, on every event again each time: it counts by itself
+        player.wait_for(lambda e: e["type"] == "utterance" and (heard.add(id(e)) or len(heard) >= 3), 20)
+        player.send("pause")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "paused", 10)
+        start = len(player.events)
+        browser.run("document.getElementById('bookmark').click();")
+        made = player.wait_for(lambda e: e["type"] == "bookmark", 10, start)
+        quote = made["locator"].get("text", {}).get("highlight")
+        if not quote:
+            raise Failure("bookmarks: speech: the bookmark quotes nothing: %r" % made)
+        selector = "#bookmarks button[data-id='%d']" % made["id"]
+        page.wait(lambda: browser.run("const b = document.querySelector(arguments[0]); return b && b.textContent;", selector), 10,
+                  "bookmarks: speech: the bookmark made is not listed")
+        label = browser.run("return document.querySelector(arguments[0]).firstChild.textContent;", selector)
+        if label != " ".join(quote.split())[:80] and not (label.endswith("…") and " ".join(quote.split()).startswith(label[:-1])):
+            raise Failure("bookmarks: speech: listed as %r, the bookmark quotes %r" % (label, quote))
+        for _ in range(3):
+            player.send("next")
+        player.send("play")
+        player.wait_for(lambda e: e["type"] == "utterance" and e["locator"].get("text", {}).get("highlight") != quote, 10, start)
+        start = len(player.events)
+        point = browser.run("""const box = document.querySelector(arguments[0]).getBoundingClientRect();
+            return [box.left + box.width / 2, box.top + box.height / 2];""", selector)
+        browser.click_at(*point)
+        back = player.wait_for(lambda e: e["type"] == "utterance" and e["locator"].get("text", {}).get("highlight") == quote, 10, start)
+        return "bookmark %d listed as %r, a click went back to it" % (made["id"], back["text"][:40])
+    finally:
+        player.quit()
 
 
 def check_refusals(raudio):
