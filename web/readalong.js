@@ -2,7 +2,10 @@
 // raudio's read-along page: shows the publication's own pages in a frame and follows the player's events
 // (docs/events.md) over the WebSocket it was served with: the sentence being read shaded, the word being
 // heard highlighted, kept in view, chapters followed across resources; for narration the `par` being read;
-// for an audiobook the cover, the chapter and the position. Clicking a sentence moves speech there (`go`).
+// for an audiobook the cover (only when the manifest declares one), the chapter, the time (elapsed / total) on a
+// bar that seeks when clicked or dragged. Clicking a sentence moves speech there (`go`). The volume follows the
+// `settings` events; the book's bookmarks are listed (`bookmarks`, then each `bookmark` made) and one is gone to
+// with `go` and its locator.
 //
 // Locators are found in the page with RAudioResolver (resolver.js), Readium's rule, the same code that
 // `make locators` checks; highlights use the CSS Custom Highlight API, so the page's text is never changed
@@ -13,7 +16,8 @@
 // `sentences` (the same per `utterance`, with `activeClass`: whether the book's media:active-class is on the
 // element read; for the page's own audio played in place, `media`: its href, and `element`: the tag of the
 // element marked playing), `hellos`, `connected`, `goes` (locators sent by clicks), `documentPlaying` (whether the
-// book's media:playback-active-class is on the page's document element).
+// book's media:playback-active-class is on the page's document element), `seeks` (the times the bar sent),
+// `bookmarkGoes` (the bookmark ids gone to), `cover` (`none`, `loading`, `shown` or `failed`).
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -25,6 +29,7 @@
 
   const page = (window.raudioPage = {
     connected: false, hellos: 0, log: [], sentences: [], goes: [], events: 0, mode: null, documentPlaying: false,
+    seeks: [], bookmarkGoes: [], cover: null,
   });
   // Media overlays: the book's classes (`opened`'s `mediaOverlay`), the element that has the active one, the state.
   let overlayClasses = null;
@@ -37,6 +42,13 @@
   let waiting = [];       // [kind, locator, event] met while the frame loads
   let shownSentence = null;
   let goCount = 0;
+  let duration = null;        // the publication's length in seconds, when `opened` gives it
+  let seeking = false;        // the position bar is being dragged: positions do not move it
+  let seekSentAt = 0;         // when the bar last sent a seek: positions in flight do not move it back at once
+  let volumeDragging = false;
+  let volumeTimer = null;
+  let coverChecked = false;
+  let bookmarks = [];         // the `bookmarks` event's entries, then each `bookmark` made
 
   // ------------------------------------------------------------ connection
 
@@ -75,8 +87,10 @@
         page.hellos += 1;
         if (event.publication) showPublication(event.publication);
         showState(event.state);
+        if (event.settings) showSettings(event.settings);
         if (event.locator) follow("place", event.locator, event);
         send({ command: "toc" });
+        send({ command: "bookmarks", id: "page-bookmarks" });
         break;
       case "opened": showPublication(event.publication); break;
       case "state":
@@ -96,6 +110,9 @@
       case "toc": showChapters(event.entries || []); break;
       case "chapter": markChapter(event.index, event.title); break;
       case "settings": showSettings(event); break;
+      case "bookmarks": showBookmarks(event.bookmarks || []); break;
+      case "bookmark": addBookmark(event); break;
+      case "error": if (event.code === "state-unavailable") bookmarksUnavailable(event.message); break;
     }
   }
 
@@ -351,6 +368,7 @@
 
   function showPublication(publication) {
     overlayClasses = publication.mediaOverlay || null;
+    duration = typeof publication.duration === "number" && publication.duration > 0 ? publication.duration : null;
     $("title").textContent = publication.title || "Untitled";
     document.title = (publication.title || "raudio") + " — read along";
     const people = (publication.authors || []).concat((publication.narrators || []).map(function (name) { return name + " (narrator)"; }));
@@ -366,6 +384,10 @@
 
   function showSettings(event) {
     if (typeof event.speed === "number") $("speed").value = String(event.speed);
+    if (typeof event.volume === "number") {
+      if (!volumeDragging && volumeTimer === null) $("volume").value = String(event.volume);
+      $("volume-value").textContent = Math.round(event.volume * 100) + " %";
+    }
     if (typeof event.voice === "string") {
       $("voice-control").hidden = false;
       if (document.activeElement !== $("voice")) $("voice").value = event.voice;
@@ -379,7 +401,16 @@
     const time = (locator.locations.fragments || []).map(function (f) { return /^t=([0-9.]+)/.exec(f); }).find(Boolean);
     if (time) text = clock(parseFloat(time[1])) + (text ? " · " + text : "");
     $("time").textContent = text;
-    if (typeof total === "number") $("progress").value = total;
+    if (typeof total === "number" && !seeking && Date.now() - seekSentAt > 800) $("progress").value = total;
+    if (!isAudio(locator)) return;
+    $("progress").disabled = duration === null;
+    if (!seeking) showClock(duration !== null && typeof total === "number" ? total * duration : time ? parseFloat(time[1]) : null);
+  }
+
+  // "elapsed / total" under the bar (the elapsed time alone when the publication's length is unknown).
+  function showClock(elapsed) {
+    if (elapsed === null) { $("clock").textContent = ""; return; }
+    $("clock").textContent = clock(elapsed) + (duration !== null ? " / " + clock(duration) : "");
   }
 
   function showAudiobook(locator) {
@@ -388,6 +419,28 @@
     $("audiobook").hidden = false;
     if (locator.title) $("chapter-title").textContent = locator.title;
     showPosition(locator);
+    showCover();
+  }
+
+  // The cover, only when the manifest declares one (as raudio's `/cover` finds it: the first link with rel
+  // `cover`), and shown only once it has loaded: never a broken image, no request for a book without one.
+  function showCover() {
+    if (coverChecked) return;
+    coverChecked = true;
+    page.cover = "loading";
+    fetch("/publication/manifest.json").then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (manifest) {
+      const links = manifest ? [].concat(manifest.resources || [], manifest.links || [], manifest.readingOrder || []) : [];
+      const hasCover = links.some(function (link) {
+        return link && [].concat(link.rel || []).indexOf("cover") >= 0;
+      });
+      if (!hasCover) { page.cover = "none"; return; }
+      const image = $("cover");
+      image.onload = function () { image.hidden = false; page.cover = "shown"; };
+      image.onerror = function () { image.hidden = true; image.removeAttribute("src"); page.cover = "failed"; };
+      image.src = "/cover";
+    }).catch(function () { page.cover = "failed"; });
   }
 
   function showChapters(entries) {
@@ -395,11 +448,14 @@
     list.textContent = "";
     entries.forEach(function (entry) {
       const item = document.createElement("li");
-      item.textContent = entry.title || entry.href;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = entry.title || entry.href;
+      button.addEventListener("click", function () { send({ command: "chapter", value: entry.index }); });
+      item.appendChild(button);
       item.style.marginLeft = (entry.depth || 0) + "em";
       item.dataset.index = entry.index;
       if (entry.current) item.className = "current";
-      item.addEventListener("click", function () { send({ command: "chapter", value: entry.index }); });
       list.appendChild(item);
     });
   }
@@ -409,6 +465,86 @@
       item.className = Number(item.dataset.index) === index ? "current" : "";
     });
     if (title && page.mode === "audiobook") $("chapter-title").textContent = title;
+  }
+
+  // ------------------------------------------------------------ bookmarks
+
+  function showBookmarks(entries) {
+    bookmarks = entries.slice();
+    renderBookmarks();
+  }
+
+  function addBookmark(entry) {
+    if (typeof entry.id !== "number") return;
+    bookmarks = bookmarks.filter(function (known) { return known.id !== entry.id; });
+    bookmarks.push({ id: entry.id, locator: entry.locator, note: entry.note, created: entry.created });
+    renderBookmarks();
+  }
+
+  function bookmarksUnavailable(message) {
+    $("bookmarks-box").hidden = true;
+    $("bookmark").disabled = true;
+    $("bookmark").title = message || "Bookmarks need the listening state";
+  }
+
+  // Each bookmark a button (Tab reaches it, Enter or Space goes there): its note, else the sentence it
+  // quotes, else its time; under it the chapter and the time.
+  function renderBookmarks() {
+    const list = $("bookmarks");
+    list.textContent = "";
+    $("bookmarks-box").hidden = false;
+    $("bookmarks-none").hidden = bookmarks.length > 0;
+    page.bookmarks = bookmarks.map(function (entry) { return entry.id; });
+    bookmarks.forEach(function (entry) {
+      const locator = entry.locator || {};
+      const where = describe(locator);
+      const quote = locator.text && locator.text.highlight ? shorten(locator.text.highlight, 80) : null;
+      const label = entry.note || quote || where || "Bookmark " + entry.id;
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.id = entry.id;
+      button.setAttribute("aria-label", "Go to bookmark: " + label + (where && where !== label ? ", " + where : ""));
+      const title = document.createElement("span");
+      title.textContent = label;
+      button.appendChild(title);
+      if (where && where !== label) {
+        const detail = document.createElement("span");
+        detail.className = "where";
+        detail.textContent = where;
+        button.appendChild(detail);
+      }
+      button.addEventListener("click", function () { goToBookmark(entry); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+
+  function goToBookmark(entry) {
+    if (!entry.locator) return;
+    page.bookmarkGoes.push(entry.id);
+    goCount += 1;
+    send({ command: "go", locator: entry.locator, id: "page-go-" + goCount });
+  }
+
+  // Where a locator is, for a person: its title, and for audio the time in the publication (else in the track).
+  function describe(locator) {
+    const parts = [];
+    if (locator.title) parts.push(locator.title);
+    if (isAudio(locator)) {
+      const total = locator.locations && locator.locations.totalProgression;
+      const time = ((locator.locations && locator.locations.fragments) || []).map(function (f) { return /^t=([0-9.]+)/.exec(f); }).find(Boolean);
+      if (duration !== null && typeof total === "number") parts.push(clock(total * duration));
+      else if (time) parts.push(clock(parseFloat(time[1])));
+    } else if (!locator.title && locator.href) {
+      parts.push(locator.href.split("#")[0].split("/").pop());
+    }
+    return parts.join(", ");
+  }
+
+  function shorten(text, length) {
+    const flat = text.replace(/\s+/g, " ").trim();
+    return flat.length > length ? flat.slice(0, length - 1) + "…" : flat;
   }
 
   function clock(seconds) {
@@ -445,7 +581,56 @@
       option.value = voice;
       $("voices").appendChild(option);
     });
-    $("cover").addEventListener("error", function () { $("cover").hidden = true; });
+    $("bookmark").addEventListener("click", function () { send({ command: "bookmark", id: "page-bookmark" }); });
+    setUpVolume();
+    setUpSeeking();
+  }
+
+  // The volume slider sends `volume` as it moves (at most every 100 ms); `settings` events move it otherwise.
+  function setUpVolume() {
+    const volume = $("volume");
+    volume.addEventListener("pointerdown", function () { volumeDragging = true; });
+    window.addEventListener("pointerup", function () { volumeDragging = false; });
+    volume.addEventListener("input", function () {
+      $("volume-value").textContent = Math.round(Number(volume.value) * 100) + " %";
+      if (volumeTimer !== null) return;
+      volumeTimer = setTimeout(function () {
+        volumeTimer = null;
+        send({ command: "volume", value: Number(volume.value) });
+      }, 100);
+    });
+  }
+
+  // The position bar: a click or a drag seeks there once released (`seek` to that time of the publication);
+  // the arrow keys seek 10 s, Page Up/Down a minute, Home the start.
+  function setUpSeeking() {
+    const bar = $("progress");
+    bar.addEventListener("pointerdown", function () { seeking = true; });
+    bar.addEventListener("input", function () {
+      seeking = true;
+      if (duration !== null) showClock(Number(bar.value) * duration);
+    });
+    bar.addEventListener("change", function () {
+      seeking = false;
+      if (duration === null) return;
+      seekTo({ to: Math.round(Number(bar.value) * duration * 10) / 10 });
+    });
+    window.addEventListener("pointerup", function () { setTimeout(function () { seeking = false; }, 0); });
+    bar.addEventListener("keydown", function (key) {
+      const steps = { ArrowLeft: -10, ArrowDown: -10, ArrowRight: 10, ArrowUp: 10, PageDown: -60, PageUp: 60 };
+      if (key.key in steps) seekTo({ by: steps[key.key] });
+      else if (key.key === "Home") seekTo({ to: 0 });
+      else return;
+      key.preventDefault();
+    });
+  }
+
+  function seekTo(where) {
+    seekSentAt = Date.now();
+    page.seeks.push(where);
+    const command = { command: "seek" };
+    Object.keys(where).forEach(function (key) { command[key] = where[key]; });
+    send(command);
   }
 
   setUpControls();

@@ -70,6 +70,7 @@ import Testing
             var hello = IPCHelloState()
             hello.apply(PlayerEvent.opened(publication, duration: nil))
             hello.apply(PlayerEvent.state(.playing, locator: text))
+            hello.apply(PlayerEvent.settings(PlayerSettings(speed: 1.5, volume: 0.8, pitch: 1, voice: "en-us")))
             return hello.event
         case .listening: return PlayerEvent.listening(address: try #require(IPCAddress(argument: "ws://127.0.0.1:43125")).description, page: "http://127.0.0.1:43125/")
         }

@@ -29,6 +29,7 @@ let validEvents = [
     #"{"v":1,"type":"settings","speed":1,"volume":1,"pitch":1.2,"voice":"fr"}"#,
     #"{"v":1,"type":"hello","publication":{"title":"Flatland","readingOrderCount":3,"toc":[]},"state":"playing","locator":\#(locator)}"#,
     #"{"v":1,"type":"hello","state":"loading"}"#,  // a client that came before `opened`
+    #"{"v":1,"type":"hello","state":"paused","settings":{"speed":1.25,"volume":0.5,"pitch":1,"voice":"gmw/en"}}"#,
     #"{"v":1,"type":"listening","address":"ws://127.0.0.1:43125"}"#,
     #"{"v":1,"type":"listening","address":"ws://[::1]:8080"}"#,
     #"{"v":1,"type":"listening","address":"unix:/run/user/1000/raudio.sock"}"#,
@@ -62,6 +63,7 @@ let invalidEvents = [
     #"{"v":1,"type":"settings","speed":1,"volume":3}"#,  // volume above 2
     #"{"v":1,"type":"hello","publication":{"title":"Flatland"}}"#,  // no state, publication without toc
     #"{"v":1,"type":"hello","state":"idle"}"#,  // not a state raudio emits
+    #"{"v":1,"type":"hello","state":"playing","settings":{"speed":1,"volume":3}}"#,  // its settings' volume above 2
     #"{"v":1,"type":"listening","address":"tcp://127.0.0.1:1"}"#,  // not a transport raudio speaks
     #"{"v":1,"type":"listening"}"#,  // no address
 ]

@@ -46,6 +46,7 @@ import Testing
         #expect(hello["publication"]?.objectValue?["title"]?.stringValue == "The Last Lamp of Gull Rock")
         #expect(hello["state"]?.stringValue == "playing")
         #expect(hello["locator"]?.objectValue?["href"]?.stringValue == "01-the-storm.mp3")
+        #expect(hello["settings"]?.objectValue?["speed"]?.doubleValue == 1, "the hello tells the settings in use")
 
         asker.sendLine(#"{"command":"pause","id":"asker-1"}"#)
         #expect(asker.waitFor { Self.type($0, "ack") && $0.contains("\"asker-1\"") })

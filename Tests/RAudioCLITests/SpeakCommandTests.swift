@@ -37,6 +37,17 @@ import Testing
         #expect(utterances.allSatisfy { $0["voice"] == "fr" }, "\(utterances.map { $0["voice"] ?? .null })")
     }
 
+    /// The read-along page shows its voice box from the `settings` event: without `--voice` it names the
+    /// voice the engine chose for the book's language, the one the English utterances are spoken with.
+    @Test func settingsNameTheVoiceInUseWithoutVoiceOption() throws {
+        let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null", "--no-state"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let settings = try #require(events.first { $0["type"] == "settings" })
+        let english = try #require(Self.utterances(events).first { $0["language"]?.stringValue?.hasPrefix("en") == true })
+        #expect(settings["voice"] != nil && settings["voice"] == english["voice"], "\(settings)")
+        #expect(settings["pitch"]?.doubleValue == 1)
+    }
+
     @Test func footnotesAndPageBreaksAreSkippedByDefaultAndSpokenWhenAsked() throws {
         let (_, skipping) = try Self.speak([Self.sampleEPUB, "--output", "null"])
         let texts = Self.utterances(skipping).compactMap { $0["text"]?.stringValue }

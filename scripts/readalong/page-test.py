@@ -18,6 +18,15 @@ null output in real time, and a real Chromium showing the page:
               book's active class, the document its playback-active class
   svg         `raudio speak` of a spine of SVG pages: each text spoken is highlighted exactly in the drawing
   audiobook   `raudio play book.audiobook --web`: the cover, the chapter list and the position are shown
+  voice       `raudio speak` without --voice: the voice box shows the voice in use (the `settings` event's)
+  cover       a book without a cover: no request for one and no broken image, over several loads of the page;
+              a book with one (the sample with a PNG declared `cover`): shown once loaded
+  seek        the audiobook view shows elapsed / total; clicking its bar and dragging it move the position there,
+              the Right arrow on it 10 s on
+  volume      the volume slider sends `volume` (a `settings` event follows); a `volume` from stdin moves it, and
+              a page opened afterwards shows it (the `hello`'s settings)
+  bookmarks   the page's Bookmark button makes one, listed at once and after a reload (`bookmarks`); clicking it,
+              or Enter on it, goes back there; in speech, one lists the sentence it quotes and a click goes back to it
   refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
 
 Usage: page-test.py --raudio PATH [--corpus DIR] [--only NAME,...] [--screenshot FILE] [--seconds S]
@@ -29,12 +38,16 @@ import argparse
 import base64
 import json
 import os
+import shutil
+import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -62,8 +75,11 @@ class Failure(Exception):
 class Player:
     """raudio with `--web`, its events collected from stdout, commands written to stdin."""
 
-    def __init__(self, raudio, arguments, port=0):
+    def __init__(self, raudio, arguments, port=0, state_dir=None):
         environment = dict(os.environ, RAUDIO_NO_STATE="1")
+        if state_dir:  # a listening state of its own (bookmarks), never the user's
+            del environment["RAUDIO_NO_STATE"]
+            arguments = arguments + ["--state-dir", state_dir]
         self.process = subprocess.Popen(
             [raudio] + arguments + ["--web", "--web-port", str(port), "--json", "--no-mpris"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
@@ -416,6 +432,252 @@ def check_audiobook(browser, raudio):
         player.quit()
 
 
+def check_voice(browser, raudio):
+    """Without --voice, the voice box shows the voice speaking (the one the `settings` event names)."""
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
+    try:
+        settings = player.wait_for(lambda e: e["type"] == "settings", 10)
+        if not settings.get("voice"):
+            raise Failure("voice: the settings event names no voice: %r" % settings)
+        page = Page(browser, player.url)
+        page.wait(lambda: browser.run("return !document.getElementById('voice-control').hidden;"), 10,
+                  "voice: the voice box is hidden without --voice")
+        shown = browser.run("return document.getElementById('voice').value;")
+        if shown != settings["voice"]:
+            raise Failure("voice: the box shows %r, the settings event says %r" % (shown, settings["voice"]))
+        return "voice: the voice box shows %r without --voice" % shown
+    finally:
+        player.quit()
+
+
+def cover_state(browser):
+    """The cover as the page shows it: its state, whether the img is visible, its width, requests made for it."""
+    return browser.run("""const image = document.getElementById('cover');
+        return {state: window.raudioPage.cover, visible: !image.hidden && image.getClientRects().length > 0,
+                width: image.naturalWidth, complete: image.complete, hasSource: image.hasAttribute('src'),
+                requests: performance.getEntriesByType('resource').filter(r => new URL(r.name).pathname === '/cover').length};""")
+
+
+def tiny_png(width, height):
+    """A PNG of width x height grey pixels, made with the standard library."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def check_cover(browser, raudio, loads=5):
+    """The sample audiobook has no cover: over several loads, no request for one and no broken image. A copy
+    of it whose manifest declares a PNG cover: the image is shown, loaded."""
+    player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
+    try:
+        for load in range(loads):
+            page = Page(browser, player.url)
+            page.wait(lambda: page.state("cover") in ("none", "shown", "failed"), 10,
+                      "cover: load %d: the page never decided about the cover (%r)" % (load + 1, cover_state(browser)))
+            time.sleep(0.3)  # a late image error would show now
+            shown = cover_state(browser)
+            if shown["state"] != "none" or shown["visible"] or shown["requests"] or shown["hasSource"]:
+                raise Failure("cover: load %d of a book without a cover: %r" % (load + 1, shown))
+    finally:
+        player.quit()
+    folder = tempfile.mkdtemp(prefix="raudio-page-cover-")
+    try:
+        book = os.path.join(folder, "gull-rock")
+        shutil.copytree(os.path.join(ROOT, "samples", "gull-rock"), book)
+        with open(os.path.join(book, "manifest.json")) as source:
+            manifest = json.load(source)
+        manifest["resources"] = manifest.get("resources", []) + [{"href": "cover.png", "type": "image/png", "rel": "cover"}]
+        with open(os.path.join(book, "manifest.json"), "w") as output:
+            json.dump(manifest, output)
+        with open(os.path.join(book, "cover.png"), "wb") as output:
+            output.write(tiny_png(64, 48))
+        player = Player(raudio, ["play", os.path.join(book, "manifest.json"), "--output", "null", "--realtime"])
+        try:
+            page = Page(browser, player.url)
+            page.wait(lambda: page.state("cover") in ("shown", "failed"), 10, "cover: the declared cover never loaded (%r)" % cover_state(browser))
+            shown = cover_state(browser)
+            if shown["state"] != "shown" or not shown["visible"] or shown["width"] != 64:
+                raise Failure("cover: a book with a 64-pixel cover: %r" % shown)
+        finally:
+            player.quit()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return "cover: no request and no broken image over %d loads of a book without one; a declared cover shown (64 px)" % loads
+
+
+def clock(seconds):
+    """The page's clock: m:ss, or h:mm:ss."""
+    seconds = int(seconds)
+    hours, minutes, rest = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return ("%d:%02d" % (hours, minutes) if hours else "%d" % minutes) + ":%02d" % rest
+
+
+def drag(browser, start, end):
+    """A real mouse drag (pointer actions) from one viewport point to another."""
+    browser.call("POST", "/session/%s/actions" % browser.session, {"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "origin": "viewport", "x": int(start[0]), "y": int(start[1]), "duration": 0},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "origin": "viewport", "x": int((start[0] + end[0]) / 2), "y": int(end[1]), "duration": 100},
+                    {"type": "pointerMove", "origin": "viewport", "x": int(end[0]), "y": int(end[1]), "duration": 100},
+                    {"type": "pointerUp", "button": 0}]}]})
+    browser.call("DELETE", "/session/%s/actions" % browser.session)
+
+
+def press(browser, key):
+    """A real key press (key actions) on the focused element; `key` is a WebDriver key code."""
+    browser.call("POST", "/session/%s/actions" % browser.session, {"actions": [{
+        "type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})
+    browser.call("DELETE", "/session/%s/actions" % browser.session)
+
+
+def bar_point(browser, fraction):
+    """Viewport coordinates of `fraction` along the position bar (its track, between the thumb's half-widths)."""
+    return browser.run("""const bar = document.getElementById('progress').getBoundingClientRect(), thumb = 16;
+        return [bar.left + thumb / 2 + (bar.width - thumb) * arguments[0], bar.top + bar.height / 2];""", fraction)
+
+
+def check_seek(browser, raudio):
+    """The audiobook view: elapsed / total under the bar; a click on the bar, then a drag of it, seek there."""
+    player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
+    try:
+        duration = player.wait_for(lambda e: e["type"] == "opened", 10)["publication"]["duration"]
+        page = Page(browser, player.url)
+        page.wait(lambda: browser.run("return document.getElementById('clock').textContent;").endswith(" / " + clock(duration)), 10,
+                  "seek: no total time shown (%r; the book lasts %s)" % (browser.run("return document.getElementById('clock').textContent;"), clock(duration)))
+        steps = []
+        for how, fraction in (("click", 0.75), ("drag", 0.3)):
+            start = len(player.events)
+            if how == "click":
+                browser.click_at(*bar_point(browser, fraction))
+            else:
+                drag(browser, bar_point(browser, 0.9), bar_point(browser, fraction))
+            moved = player.wait_for(lambda e: e["type"] == "position" and abs(e["locator"]["locations"].get("totalProgression", -1) - fraction) < 0.05,
+                                    8, start)
+            at = moved["locator"]["locations"]["totalProgression"]
+            page.wait(lambda: abs(float(browser.run("return document.getElementById('progress').value;")) - at) < 0.05, 5,
+                      "seek: the bar did not follow the position after a %s" % how)
+            shown = browser.run("return document.getElementById('clock').textContent;")
+            steps.append("%s at %d %% -> %s (%s)" % (how, fraction * 100, clock(at * duration), shown))
+        # The keyboard: Right arrow on the focused bar seeks 10 s on.
+        before = player.of_type("position")[-1]["locator"]["locations"]["totalProgression"] * duration
+        start = len(player.events)
+        browser.run("document.getElementById('progress').focus();")
+        press(browser, "\ue014")
+        moved = player.wait_for(lambda e: e["type"] == "position" and 8 < e["locator"]["locations"].get("totalProgression", 0) * duration - before < 12.5,
+                                8, start)
+        steps.append("Right arrow %s -> %s" % (clock(before), clock(moved["locator"]["locations"]["totalProgression"] * duration)))
+        sent = page.state("seeks")
+        if len(sent) != 3:
+            raise Failure("seek: the bar sent %r, not three seeks" % sent)
+        return "seek: " + "; ".join(steps)
+    finally:
+        player.quit()
+
+
+def check_volume(browser, raudio):
+    """The volume slider sends `volume`; a `volume` from stdin moves it; a page opened later shows the volume."""
+    player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"])
+    try:
+        page = Page(browser, player.url)
+        start = len(player.events)
+        browser.run("const v = document.getElementById('volume'); v.focus(); v.value = '1';")
+        press(browser, "\ue012")  # Left arrow: one step down, as a listener would
+        event = player.wait_for(lambda e: e["type"] == "settings" and abs(e.get("volume", 1) - 0.95) < 0.001, 10, start)
+        player.send("volume 0.4")
+        page.wait(lambda: browser.run("return document.getElementById('volume').value;") == "0.4", 10,
+                  "volume: the slider did not follow a volume from stdin")
+        label = browser.run("return document.getElementById('volume-value').textContent;")
+        if label != "40 %":
+            raise Failure("volume: the label says %r after volume 0.4" % label)
+        page = Page(browser, player.url)  # a page opened now learns the volume from its hello
+        shown = browser.run("return document.getElementById('volume').value;")
+        if shown != "0.4":
+            raise Failure("volume: a page opened after volume 0.4 shows %r" % shown)
+        return "volume: the slider sent volume %s (settings followed), followed stdin's 0.4, a new page shows 0.4" % event["volume"]
+    finally:
+        player.quit()
+
+
+def check_bookmarks(browser, raudio):
+    """The page's Bookmark button makes one; it is listed at once and after a reload; a click on it, then Enter
+    on it, go back there from later in the book."""
+    state = tempfile.mkdtemp(prefix="raudio-page-state-")
+    player = Player(raudio, ["play", SAMPLE_AUDIOBOOK, "--output", "null", "--realtime"], state_dir=state)
+    try:
+        page = Page(browser, player.url)
+        player.wait_for(lambda e: e["type"] == "position" and e["locator"]["locations"].get("totalProgression", 0) > 0.05, 15)
+        start = len(player.events)
+        browser.run("document.getElementById('bookmark').click();")
+        made = player.wait_for(lambda e: e["type"] == "bookmark", 10, start)
+        mark = made["locator"]["locations"]["totalProgression"]
+        page.wait(lambda: made["id"] in (page.state("bookmarks") or []), 10, "bookmarks: the bookmark made is not listed")
+        page = Page(browser, player.url)
+        page.wait(lambda: made["id"] in (page.state("bookmarks") or []), 10, "bookmarks: not listed after a reload")
+        steps = []
+        for how in ("click", "enter"):
+            start = len(player.events)
+            player.send("seek 0:45")
+            player.wait_for(lambda e: e["type"] == "position" and e["locator"]["locations"].get("totalProgression", 0) > 0.7, 10, start)
+            start = len(player.events)
+            selector = "#bookmarks button[data-id='%d']" % made["id"]
+            if how == "click":
+                point = browser.run("""const box = document.querySelector(arguments[0]).getBoundingClientRect();
+                    return [box.left + box.width / 2, box.top + box.height / 2];""", selector)
+                browser.click_at(*point)
+            else:
+                browser.run("document.querySelector(arguments[0]).focus();", selector)
+                press(browser, "\ue007")
+            back = player.wait_for(lambda e: e["type"] == "position" and abs(e["locator"]["locations"].get("totalProgression", -1) - mark) < 0.04,
+                                   10, start)
+            steps.append("%s went to %.2f" % (how, back["locator"]["locations"]["totalProgression"]))
+        label = browser.run("return document.querySelector(arguments[0]).textContent;", "#bookmarks button[data-id='%d']" % made["id"])
+        audiobook = "audiobook: bookmark %d at %.2f (%r) listed, after a reload too; %s" % (made["id"], mark, label, ", ".join(steps))
+    finally:
+        player.quit()
+    try:
+        return "bookmarks: %s; speech: %s" % (audiobook, speech_bookmark(browser, raudio, state))
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def speech_bookmark(browser, raudio, state):
+    """`raudio speak`: a bookmark quotes the sentence heard; the page lists that quote and a click goes back to it."""
+    player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime", "--from", "0%"], state_dir=state)
+    try:
+        page = Page(browser, player.url)
+        heard = set()  # the predicate runs under the player's lock, on every event again each time: it counts by itself
+        player.wait_for(lambda e: e["type"] == "utterance" and (heard.add(id(e)) or len(heard) >= 3), 20)
+        player.send("pause")
+        player.wait_for(lambda e: e["type"] == "state" and e["state"] == "paused", 10)
+        start = len(player.events)
+        browser.run("document.getElementById('bookmark').click();")
+        made = player.wait_for(lambda e: e["type"] == "bookmark", 10, start)
+        quote = made["locator"].get("text", {}).get("highlight")
+        if not quote:
+            raise Failure("bookmarks: speech: the bookmark quotes nothing: %r" % made)
+        selector = "#bookmarks button[data-id='%d']" % made["id"]
+        page.wait(lambda: browser.run("const b = document.querySelector(arguments[0]); return b && b.textContent;", selector), 10,
+                  "bookmarks: speech: the bookmark made is not listed")
+        label = browser.run("return document.querySelector(arguments[0]).firstChild.textContent;", selector)
+        if label != " ".join(quote.split())[:80] and not (label.endswith("…") and " ".join(quote.split()).startswith(label[:-1])):
+            raise Failure("bookmarks: speech: listed as %r, the bookmark quotes %r" % (label, quote))
+        for _ in range(3):
+            player.send("next")
+        player.send("play")
+        player.wait_for(lambda e: e["type"] == "utterance" and e["locator"].get("text", {}).get("highlight") != quote, 10, start)
+        start = len(player.events)
+        point = browser.run("""const box = document.querySelector(arguments[0]).getBoundingClientRect();
+            return [box.left + box.width / 2, box.top + box.height / 2];""", selector)
+        browser.click_at(*point)
+        back = player.wait_for(lambda e: e["type"] == "utterance" and e["locator"].get("text", {}).get("highlight") == quote, 10, start)
+        return "bookmark %d listed as %r, a click went back to it" % (made["id"], back["text"][:40])
+    finally:
+        player.quit()
+
+
 def check_refusals(raudio):
     player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
     try:
@@ -491,6 +753,11 @@ def main():
         ("reconnect", lambda b: check_reconnect(b, arguments.raudio)),
         ("two-pages", lambda b: check_two_pages(b, arguments.raudio)),
         ("audiobook", lambda b: check_audiobook(b, arguments.raudio)),
+        ("voice", lambda b: check_voice(b, arguments.raudio)),
+        ("cover", lambda b: check_cover(b, arguments.raudio)),
+        ("seek", lambda b: check_seek(b, arguments.raudio)),
+        ("volume", lambda b: check_volume(b, arguments.raudio)),
+        ("bookmarks", lambda b: check_bookmarks(b, arguments.raudio)),
         ("refusals", lambda b: check_refusals(arguments.raudio)),
     ]
     if has_corpus:

@@ -69,7 +69,7 @@ struct SpeakSession {
         do {
             let chapters = ChapterMap(publication: publication)
             let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
-                                          voice: configuration.voiceIdentifier)
+                                          voice: Self.voiceInUse(configuration: configuration, engine: engine, publication: publication))
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
                                                  settings: settings, chapters: chapters, publication: publication,
                                                  frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
@@ -84,6 +84,15 @@ struct SpeakSession {
             SpeechEngineSetup.stopWorkers(of: engine)
             return .success  // stdout was closed: the reader went away.
         }
+    }
+
+    /// The voice the `settings` event names: the one asked for (`--voice`, or the book's last), else the
+    /// one the engine picks for the book's main language, as `PublicationSpeechSynthesizer` does (its
+    /// `dc:language`, else `--language`, else English), so that a listener always sees what speaks.
+    static func voiceInUse(configuration: SpeechSynthesizerConfiguration, engine: any TTSEngine, publication: Publication) -> String {
+        if let identifier = configuration.voiceIdentifier { return identifier }
+        let language = publication.metadata.languages.first.map(Language.init(code:)) ?? configuration.defaultLanguage ?? Language(code: "en")
+        return engine.voice(forLanguage: language).voice.identifier
     }
 
     /// Plans from `--from`; returns a message when it is unusable.

@@ -82,14 +82,12 @@ extension PlayerEvent {
             }
             return ["entries": .array(listed)]
         case .settings(let settings):
-            var fields: JSONObject = ["speed": .number(of: settings.speed), "volume": .number(of: settings.volume)]
-            if let pitch = settings.pitch { fields["pitch"] = .number(of: pitch) }
-            if let voice = settings.voice { fields["voice"] = .string(voice) }
-            return fields
-        case .hello(let state, let publication, let locator):
+            return settings.json
+        case .hello(let state, let publication, let locator, let settings):
             var fields: JSONObject = ["state": .string(state.name)]
             if let publication { fields["publication"] = .object(publication.json) }
             if let locator { fields["locator"] = locator.json }
+            if let settings { fields["settings"] = .object(settings.json) }
             return fields
         case .listening(let address, let page):
             var fields: JSONObject = ["address": .string(address)]
@@ -164,5 +162,15 @@ extension CommandID {
         case .integer(let integer): .integer(integer)
         case .number(let number): .number(of: number)
         }
+    }
+}
+
+extension PlayerSettings {
+    /// The fields of a `settings` event (also a `hello`'s `settings`).
+    var json: JSONObject {
+        var fields: JSONObject = ["speed": .number(of: speed), "volume": .number(of: volume)]
+        if let pitch { fields["pitch"] = .number(of: pitch) }
+        if let voice { fields["voice"] = .string(voice) }
+        return fields
     }
 }

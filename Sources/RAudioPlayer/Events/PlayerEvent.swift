@@ -50,8 +50,8 @@ public enum PlayerEvent: Sendable {
     case toc([ChapterMap.Entry], current: Int?)
     /// The listener's settings: once after `opened`, then whenever one changes.
     case settings(PlayerSettings)
-    /// An IPC client connected: what it needs to catch up.
-    case hello(state: PlaybackState, publication: OpenedPublication?, locator: Locator?)
+    /// An IPC client connected: what it needs to catch up (`settings`: the last `settings` event's, once sent).
+    case hello(state: PlaybackState, publication: OpenedPublication?, locator: Locator?, settings: PlayerSettings? = nil)
     /// Where the IPC server took clients (a port 0 replaced by the one picked); `page`: the read-along
     /// page served there (`--web`).
     case listening(address: String, page: String?)
@@ -88,7 +88,7 @@ public enum PlayerEvent: Sendable {
     /// Where the event places the listener, if it does (not a `range`'s word, not an issue's).
     public var locator: Locator? {
         switch self {
-        case .state(_, let locator, _, _), .hello(_, _, let locator): locator
+        case .state(_, let locator, _, _), .hello(_, _, let locator, _): locator
         case .position(let locator, _), .track(_, _, let locator), .utterance(_, _, _, let locator, _),
              .narration(_, _, let locator, _), .media(_, _, let locator), .chapter(_, _, let locator):
             locator
