@@ -158,7 +158,7 @@ public struct ChapterMap: Sendable {
 
 private extension Locator {
     /// `href` without its fragment; the same string (no copy) when it has none, as positions do.
-    public var hrefWithoutFragment: String {
+    var hrefWithoutFragment: String {
         guard let hash = href.firstIndex(of: "#") else { return href }
         return String(href[..<hash])
     }
