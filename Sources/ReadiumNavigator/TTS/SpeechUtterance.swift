@@ -20,6 +20,8 @@ public struct SpeechUtterance: Sendable, Hashable {
     public var elementText: ElementText?
     /// Where `language` comes from: declared by the content, identified from its text, the publication's, forced.
     public var languageSource: LanguageSource?
+    /// Parts of `text` to speak as given phonemes (a pronunciation lexicon's, `ssml:ph`), UTF-8 offsets of `text`.
+    public var phonemes: [PhonemeSpan] = []
 
     /// An utterance; without `quoteMap`, `text` is taken to be the page's text as it is.
     public init(text: String, locator: Locator, language: Language?, languageSource: LanguageSource? = nil, role: ContentRole = .body,

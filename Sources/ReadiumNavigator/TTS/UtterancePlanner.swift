@@ -165,7 +165,9 @@ final class UtterancePlanner: @unchecked Sendable {
         if let forcedLanguage, source != .declared {
             (language, source) = (forcedLanguage, .forced)
         }
-        return SpeechUtterance(text: text, locator: unit.locator, language: language, languageSource: source, role: unit.role,
-                               quoteMap: segment?.quoteMap, elementText: segment?.elementText)
+        var utterance = SpeechUtterance(text: text, locator: unit.locator, language: language, languageSource: source, role: unit.role,
+                                        quoteMap: segment?.quoteMap, elementText: segment?.elementText)
+        if let segment, segment.text == text { utterance.phonemes = segment.phonemes }
+        return utterance
     }
 }
