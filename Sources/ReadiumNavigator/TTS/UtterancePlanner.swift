@@ -158,8 +158,9 @@ final class UtterancePlanner: @unchecked Sendable {
 
     /// One tokenized unit as an utterance; nil when it has nothing to say.
     private func utterance(of unit: any ContentElement) -> SpeechUtterance? {
-        guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let segment = (unit as? TextContentElement)?.segments.first
+        // Punctuation alone is not spoken, unless phonemes are given for it (a ditto mark read as "ditto").
+        guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) || segment?.phonemes.isEmpty == false else { return nil }
         var language = segment?.language ?? tokenizer.defaultLanguage
         var source = segment.map(\.languageSource) ?? (language == nil ? nil : .publication)
         if let forcedLanguage, source != .declared {

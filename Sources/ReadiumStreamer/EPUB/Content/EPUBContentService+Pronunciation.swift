@@ -35,7 +35,7 @@ extension EPUBContentService {
             let document = try XMLDocument(data: data, href: href, mode: .strict)
             lexicon = PronunciationLexicon.parse(document, fallbackLanguage: language, warnings: &found)
         } catch {
-            found.append(ParsingWarning(source: href, path: "", message: "the pronunciation lexicon cannot be read (\(error)); its words are spoken as written"))
+            found.append(ParsingWarning(source: href, path: "", message: "the pronunciation lexicon cannot be read (\(error)); its words are spoken as written", kind: .pronunciation))
             lexicon = nil
         }
         pronunciation.withLock { $0.lexicons[href] = .some(lexicon) }

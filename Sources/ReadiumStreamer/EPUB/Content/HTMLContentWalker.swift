@@ -198,7 +198,7 @@ final class HTMLContentWalker {
             let problem = PhoneticAlphabet(name: name) == nil
                 ? "ssml:alphabet \"\(name)\" is not one raudio knows (only ipa and x-sampa)"
                 : "ssml:ph \"\(phonemes)\" is not \(name)"
-            warnings.append(ParsingWarning(source: href, path: selector, message: "\(problem); its text is spoken as written"))
+            warnings.append(ParsingWarning(source: href, path: selector, message: "\(problem); its text is spoken as written", kind: .pronunciation))
             return
         }
         phonemeMarks.append((start..<textLength, ipa))

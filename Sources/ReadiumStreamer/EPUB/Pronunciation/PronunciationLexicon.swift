@@ -49,7 +49,7 @@ struct PronunciationLexicon: Sendable {
         let root = document.root
         guard root.localName == "lexicon", root.namespaceURI == namespace || root.namespaceURI == nil else {
             warnings.append(ParsingWarning(source: href, path: root.qualifiedName,
-                                           message: "is not a pronunciation lexicon (its root is not a PLS <lexicon>); its words are spoken as written"))
+                                           message: "is not a pronunciation lexicon (its root is not a PLS <lexicon>); its words are spoken as written", kind: .pronunciation))
             return nil
         }
         let language = root.declaredLanguage.flatMap { $0.isEmpty ? nil : Language(code: $0) } ?? fallbackLanguage
@@ -59,7 +59,7 @@ struct PronunciationLexicon: Sendable {
             let graphemes = lexeme.children("grapheme").map { $0.textContent.trimmingWhiteSpace() }.filter { !$0.isEmpty }
             let path = "lexeme[\(index + 1)]" + (graphemes.first.map { " (\($0))" } ?? "")
             func warn(_ message: String) {
-                warnings.append(ParsingWarning(source: href, path: path, message: message))
+                warnings.append(ParsingWarning(source: href, path: path, message: message, kind: .pronunciation))
             }
             guard !graphemes.isEmpty else {
                 warn("has no grapheme; left out")
