@@ -134,7 +134,9 @@ final class HTMLContentWalker {
         let alphabet = element.attribute("alphabet", namespace: XMLNamespace.ssml) ?? stack.last?.alphabet
         stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
                            language: language, languageSource: languageSource, figureCaption: caption, alphabet: alphabet, serial: serial))
-        let phonemeStart = textLength
+        let phonemes = element.attribute("ph", namespace: XMLNamespace.ssml)
+        // Counting the block's characters costs its length: only where an `ssml:ph` needs it.
+        let phonemeStart = phonemes == nil ? 0 : textLength
         let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
         let runStart = isNoteRef ? textLength : 0
         defer {
@@ -152,7 +154,7 @@ final class HTMLContentWalker {
                 append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language, source: languageSource)
             }
         }
-        if let phonemes = element.attribute("ph", namespace: XMLNamespace.ssml) {
+        if let phonemes {
             markPhonemes(phonemes, alphabet: alphabet ?? defaultAlphabet, from: phonemeStart, selector: ownSelector)
         }
         if isBlock { flush() }
