@@ -10,7 +10,8 @@ standard input and output:
 - each request is one JSON line {"text": "...", "speed": 1.0, "volume": 1.0, "first": 20}
   (speed divides the voice's length scale; volume multiplies the peak-normalized samples; "first",
   optional, asks for a short first piece of at most that many phonemes, so the first audio comes
-  after one short inference);
+  after one short inference), with "phonemes": [[start, end, "IPA"], ...] when parts of the text (code
+  point offsets) are to be spoken as those IPA phonemes instead of phonemizing their letters;
 - each answer comes piece by piece, as the model speaks them:
   first one JSON line {"groups": [sounds, ...]}: the phoneme groups between the phonemizer's word
   separators of the whole utterance, in order, with how many sounds each has (raudio maps them to the
@@ -286,6 +287,7 @@ def speak_piece(voice, phonemes, syn_config, np):
     from piper.const import BOS, EOS, PAD
 
     ids = voice.phonemes_to_ids(phonemes)
+    trace_ids(phonemes, ids)
     result = voice.phoneme_ids_to_audio(ids, syn_config, include_alignments=True)
     audio, id_samples = result if isinstance(result, tuple) else (result, None)
     audio = np.atleast_1d(audio).astype(np.float32)
@@ -308,6 +310,59 @@ def speak_piece(voice, phonemes, syn_config, np):
     return audio, starts  # starts[i]: phoneme i; starts[-1]: the end of the last phoneme (EOS's start)
 
 
+def phonemize(voice, text, spans):
+    """The sentences of `text` as lists of phonemes: eSpeak NG's (piper's phonemizer) for the text, the given IPA
+    phonemes for each span [start, end, ipa] (code point offsets into `text`), each span a word or words of its own."""
+    if not spans:
+        return [sentence for sentence in voice.phonemize(text) if sentence]
+    import unicodedata
+
+    sentences, current = [], []
+
+    def separate():
+        if current and current[-1] != " ":
+            current.append(" ")
+
+    def add_text(part):
+        nonlocal current
+        if not any(character.isalnum() for character in part):
+            # Punctuation alone between two spans (", ", "-"): kept as the phonemizer keeps punctuation.
+            marks = [character for character in part if character in PUNCTUATION]
+            if marks and current:
+                current.extend(marks)
+            return
+        phonemized = [sentence for sentence in voice.phonemize(part) if sentence]
+        for number, sentence in enumerate(phonemized):
+            if number > 0:
+                sentences.append(current)
+                current = []
+            separate()
+            current.extend(sentence)
+
+    position = 0
+    for start, end, ipa in sorted((int(a), int(b), str(c)) for a, b, c in spans):
+        if start < position or end > len(text) or start >= end:
+            continue
+        add_text(text[position:start])
+        separate()
+        current.extend(unicodedata.normalize("NFD", " ".join(ipa.split())))  # as piper's phonemizer gives its own
+        position = end
+    add_text(text[position:])
+    if current:
+        sentences.append(current)
+    return [[phoneme for index, phoneme in enumerate(sentence) if phoneme != " " or 0 < index < len(sentence) - 1] for sentence in sentences]
+
+
+def trace_ids(phonemes, ids):
+    """With RAUDIO_PIPER_PHONEME_TRACE set (tests, diagnostics): appends what the model is given, one JSON line per piece."""
+    path = os.environ.get("RAUDIO_PIPER_PHONEME_TRACE")
+    if path:
+        import json
+
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(json.dumps({"phonemes": "".join(phonemes), "ids": [int(i) for i in ids]}, ensure_ascii=False) + "\n")
+
+
 def synthesize(voice, request, np):
     """Answers one request, piece by piece (see the protocol above)."""
     from piper.config import SynthesisConfig
@@ -319,7 +374,7 @@ def synthesize(voice, request, np):
         syn_config.noise_w_scale = 0.0
     volume = float(request.get("volume", 1.0))
     first = int(request.get("first") or 0)
-    pieces = plan_pieces([sentence for sentence in voice.phonemize(request["text"]) if sentence], first)
+    pieces = plan_pieces(phonemize(voice, request["text"], request.get("phonemes") or []), first)
     piece_groups = [groups_of(piece) for piece in pieces]
     reply({"groups": [sounds for groups in piece_groups for (_, _, sounds) in groups]})
     if not pieces:

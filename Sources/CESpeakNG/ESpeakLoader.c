@@ -13,6 +13,7 @@
     X(espeak_Initialize) \
     X(espeak_ListVoices) \
     X(espeak_SetParameter) \
+    X(espeak_SetPhonemeTrace) \
     X(espeak_SetSynthCallback) \
     X(espeak_SetVoiceByName) \
     X(espeak_Synth)
@@ -33,6 +34,10 @@ RAUDIO_FORWARD espeak_ERROR espeak_Synth(const void *text, size_t size, unsigned
 
 RAUDIO_FORWARD espeak_ERROR espeak_SetParameter(espeak_PARAMETER parameter, int value, int relative) {
     return RAUDIO_CALL(espeak_SetParameter)(parameter, value, relative);
+}
+
+RAUDIO_FORWARD void espeak_SetPhonemeTrace(int phonememode, FILE *stream) {
+    RAUDIO_CALL(espeak_SetPhonemeTrace)(phonememode, stream);
 }
 
 RAUDIO_FORWARD const espeak_VOICE **espeak_ListVoices(espeak_VOICE *voice_spec) {

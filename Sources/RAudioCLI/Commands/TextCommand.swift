@@ -135,6 +135,12 @@ struct TextCommand: ParsableCommand {
         object["language"] = .string(language?.code ?? "und")
         if let segment, segment.language != nil { object["languageSource"] = .string(segment.languageSource.rawValue) }
         object["role"] = .string(element.role.name)
+        if let segment, !segment.phonemes.isEmpty, segment.text == text {
+            // What a pronunciation lexicon or `ssml:ph` makes the speech engines say for the words.
+            object["phonemes"] = .array(segment.phonemes.map { span in
+                .object(JSONObject([("text", .string(String(text.utf8Slice(span.range)))), ("ipa", .string(span.phonemes))]))
+            })
+        }
         object["locator"] = element.locator.json
         JSONValue.object(object).appendCompactUTF8(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))

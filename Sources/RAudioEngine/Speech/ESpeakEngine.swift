@@ -58,15 +58,40 @@ public final class ESpeakEngine: TTSEngine {
             completion(.failure(TTSError(.unknownVoice, message: "no eSpeak NG voice \"\(identifier)\"")))
             return
         }
-        let request = ESpeakRequest(
-            text: utterance.text, voice: voice, warning: warning, format: format,
-            rate: Self.clamp(Double(preset.rate) * utterance.rate, VoicePreset.rateRange),
-            pitch: Self.clamp(Double(preset.pitch) * utterance.pitch, VoicePreset.pitchRange),
-            volume: utterance.volume
-        )
+        let request = request(for: utterance, voice: voice, warning: warning, preset: preset)
         thread.enqueue {
             completion(request.run(cancellation: cancellation, onChunk: onChunk))
         }
+    }
+
+    private func request(for utterance: TTSUtterance, voice: TTSVoice, warning: String?, preset: VoicePreset) -> ESpeakRequest {
+        ESpeakRequest(
+            text: utterance.text, voice: voice, warning: warning, format: format,
+            rate: Self.clamp(Double(preset.rate) * utterance.rate, VoicePreset.rateRange),
+            pitch: Self.clamp(Double(preset.pitch) * utterance.pitch, VoicePreset.pitchRange),
+            volume: utterance.volume, phonemes: utterance.phonemes
+        )
+    }
+
+    /// Speaks `utterance` as `synthesize` does and returns, with the result, eSpeak NG's own trace of the phonemes
+    /// it spoke (`espeak_SetPhonemeTrace`: its mnemonics, `_` between the phonemes of a word, a space between words,
+    /// a line per clause). Blocks the calling thread; for tests and diagnostics.
+    public func synthesizeTracingPhonemes(_ utterance: TTSUtterance) throws(TTSError) -> (utterance: SynthesizedUtterance, phonemeTrace: String) {
+        guard let (voice, warning, preset) = resolve(utterance.voiceOrLanguage) else {
+            throw TTSError(.unknownVoice, message: "no eSpeak NG voice for \(utterance.voiceOrLanguage)")
+        }
+        let request = request(for: utterance, voice: voice, warning: warning, preset: preset)
+        let result = ResultBox<(Result<SynthesizedUtterance, TTSError>, String)>()
+        let done = DispatchSemaphore(value: 0)
+        thread.enqueue {
+            let trace = Locked("")
+            let outcome = request.run(cancellation: TTSCancellation(), onChunk: nil) { text in trace.withLock { $0 = text } }
+            result.value.withLock { $0 = (outcome, trace.withLock { $0 }) }
+            done.signal()
+        }
+        done.wait()
+        let (outcome, trace) = result.value.withLock { $0! }
+        return (try outcome.get(), trace)
     }
 
     /// Loads the voice `voiceOrLanguage` resolves to (as `synthesize` would) on the eSpeak thread, behind

@@ -18,11 +18,17 @@ struct ESpeakRequest: Sendable {
     var pitch: Int
     /// Multiplies the samples.
     var volume: Double
+    /// Parts of `text` spoken as phonemes (IPA), UTF-8 offsets of `text`.
+    var phonemes: [PhonemeSpan] = []
 
     /// The voice eSpeak has loaded, so consecutive utterances in one voice skip the ~4 ms reload.
     private static let loadedVoice = Locked<String?>(nil)
 
-    func run(cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) -> Result<SynthesizedUtterance, TTSError> {
+    /// Synthesizes the utterance; with `onPhonemeTrace`, eSpeak NG's own trace of the phonemes it spoke (its
+    /// mnemonics, `_` between phonemes, a space between words, a line per clause: `espeak_SetPhonemeTrace`) is
+    /// handed to it before the result is returned.
+    func run(cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?,
+             onPhonemeTrace: ((String) -> Void)? = nil) -> Result<SynthesizedUtterance, TTSError> {
         guard !cancellation.isCancelled else { return .failure(cancelledError) }
         let loading = Self.loadVoice(voice.identifier)
         guard loading == EE_OK else {
@@ -34,25 +40,39 @@ struct ESpeakRequest: Sendable {
 
         // A NUL would end the C string early; a space keeps every scalar offset in place.
         let spoken = text.contains("\0") ? String(text.map { $0 == "\0" ? " " : $0 }) : text
+        let phonemeText = ESpeakPhonemeText(text: spoken, phonemes: phonemes, languageCode: voice.language.code)
+        let synthesized = phonemeText.text
         // About 70 ms of audio per character at 160 words per minute, scaled by the rate.
-        let expectedFrames = max(4096, spoken.unicodeScalars.count * format.sampleRate * 70 / 1000 * 160 / max(rate, 1))
+        let expectedFrames = max(4096, synthesized.unicodeScalars.count * format.sampleRate * 70 / 1000 * 160 / max(rate, 1))
         let synthesis = ESpeakSynthesis(text: spoken, expectedFrames: expectedFrames, volume: volume, format: format, cancellation: cancellation, onChunk: onChunk)
+        if phonemeText.originalScalarOffsets != nil { synthesis.textPositions = phonemeText }
+        var flags = UInt32(espeakCHARS_UTF8) | UInt32(espeakENDPAUSE)
+        if phonemeText.hasPhonemes { flags |= UInt32(espeakPHONEMES) }
+        let trace = onPhonemeTrace.map { _ in ESpeakPhonemeTrace() }
         let status = withExtendedLifetime(synthesis) {
-            spoken.withCString { pointer in
+            synthesized.withCString { pointer in
                 espeak_Synth(
-                    pointer, spoken.utf8.count + 1, 0, POS_CHARACTER, 0,
-                    UInt32(espeakCHARS_UTF8) | UInt32(espeakENDPAUSE), nil,
+                    pointer, synthesized.utf8.count + 1, 0, POS_CHARACTER, 0,
+                    flags, nil,
                     Unmanaged.passUnretained(synthesis).toOpaque()
                 )
             }
+        }
+        if let trace, let onPhonemeTrace {
+            // eSpeak NG writes the trace of a text's last clause only when it next translates text: an empty
+            // clause, whose audio goes nowhere (no user data), gets it out.
+            _ = " ".withCString { espeak_Synth($0, 2, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil) }
+            onPhonemeTrace(trace.finish())
         }
         if synthesis.wasCancelled || cancellation.isCancelled { return .failure(cancelledError) }
         guard status == EE_OK else {
             return .failure(TTSError(.synthesisFailed, message: "eSpeak NG failed to speak \"\(text.prefix(40))\" with voice \(voice.identifier) (espeak_Synth)", underlyingStatus: status.rawValue))
         }
         let frameCount = Int64(synthesis.samples.count)
+        let unmapped = phonemeText.unmapped.isEmpty ? nil
+            : "eSpeak NG has no phonemes for " + phonemeText.unmapped.map { "/\($0)/" }.joined(separator: ", ") + " (voice \(voice.identifier)); spoken as written"
         return .success(SynthesizedUtterance(
-            text: text, voice: voice, warning: warning, format: format,
+            text: text, voice: voice, warning: [warning, unmapped].compactMap { $0 }.joined(separator: "; ").nilIfEmpty, format: format,
             samples: synthesis.samples, wordBoundaries: synthesis.mapper.finish(frameCount: frameCount)
         ))
     }
@@ -73,4 +93,8 @@ struct ESpeakRequest: Sendable {
     private var cancelledError: TTSError {
         TTSError(.cancelled, message: "speaking \"\(text.prefix(40))\" was cancelled")
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

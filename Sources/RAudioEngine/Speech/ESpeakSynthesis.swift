@@ -15,6 +15,8 @@ final class ESpeakSynthesis {
     /// The format of the PCM, told in every chunk so that a consumer can play it before the end.
     let format: PCMFormat
     private(set) var wasCancelled = false
+    /// The text eSpeak NG was given when parts are phonemes: its word positions are turned into the original's.
+    var textPositions: ESpeakPhonemeText?
 
     init(text: String, expectedFrames: Int, volume: Double, format: PCMFormat, cancellation: TTSCancellation, onChunk: (@Sendable (TTSAudioChunk) -> Void)?) {
         // A buffer an earlier utterance played from, when there is one: no fresh memory to fault in.
@@ -32,7 +34,8 @@ final class ESpeakSynthesis {
         if var event = events {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
                 if event.pointee.type == espeakEVENT_WORD, event.pointee.text_position > 0 {
-                    mapper.addEvent(scalarOffset: Int(event.pointee.text_position) - 1, frame: Int64(max(0, event.pointee.sample)))
+                    let position = Int(event.pointee.text_position) - 1
+                    mapper.addEvent(scalarOffset: textPositions?.originalScalarOffset(position) ?? position, frame: Int64(max(0, event.pointee.sample)))
                 }
                 event += 1
             }

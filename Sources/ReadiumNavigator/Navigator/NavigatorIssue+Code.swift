@@ -71,6 +71,9 @@ extension NavigatorIssue {
         public static let chapterSkipped = Code(rawValue: "chapter-skipped")
         /// A malformed chapter was repaired and is read.
         public static let chapterRepaired = Code(rawValue: "chapter-repaired")
+        /// A pronunciation lexicon, one of its entries or an `ssml:ph` cannot be used (malformed, an unknown
+        /// phonetic alphabet): the words are spoken as written.
+        public static let pronunciation = Code(rawValue: "pronunciation")
 
         // MARK: Output (`AudioSinkError.Code`)
 

@@ -161,7 +161,8 @@ extension PublicationSpeechSynthesizer: RenderSessionOwner {
         let all = contentWarnings.warnings
         guard all.count > reportedContentWarnings else { return }
         for warning in all[reportedContentWarnings...] {
-            let code: NavigatorIssue.Code = warning.message.hasPrefix("skipped") ? .chapterSkipped : .chapterRepaired
+            let code: NavigatorIssue.Code = warning.kind == .pronunciation ? .pronunciation
+                : warning.message.hasPrefix("skipped") ? .chapterSkipped : .chapterRepaired
             emit(.warning(NavigatorIssue(code: code, message: warning.description, href: warning.source, fatal: false)))
         }
         reportedContentWarnings = all.count

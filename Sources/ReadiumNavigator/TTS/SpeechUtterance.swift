@@ -25,6 +25,8 @@ public struct SpeechUtterance: Sendable, Hashable {
     /// The sources of an embedded `audio` or `video` element, in document order: the utterance is heard by
     /// playing the first of them that decodes. Empty for text.
     public var media: [Link]
+    /// Parts of `text` to speak as given phonemes (a pronunciation lexicon's, `ssml:ph`), UTF-8 offsets of `text`.
+    public var phonemes: [PhonemeSpan] = []
 
     /// Whether this utterance is the page's own audio (an `audio` element or a `video`'s sound), played in place.
     public var isMedia: Bool { !media.isEmpty }

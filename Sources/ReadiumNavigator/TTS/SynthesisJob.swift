@@ -33,6 +33,8 @@ final class SynthesisJob: @unchecked Sendable {
 
     /// The text to synthesize: the utterance's, from `textStart`.
     var spokenText: String { textStart.map { String(utterance.text[$0...]) } ?? utterance.text }
+    /// Where `spokenText` starts in the utterance's text, in UTF-8 bytes.
+    var spokenTextOffset: Int { textStart.map { utterance.text.utf8.distance(from: utterance.text.startIndex, to: $0) } ?? 0 }
 
     /// Called on the engine's thread with each piece of PCM as it is produced.
     func receive(_ chunk: TTSAudioChunk) {

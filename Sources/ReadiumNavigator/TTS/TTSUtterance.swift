@@ -18,6 +18,9 @@ public struct TTSUtterance: Sendable, Hashable {
     public var rate: Double
     public var pitch: Double
     public var volume: Double
+    /// Parts of `text` the engine speaks as these phonemes (IPA) instead of reading their letters, UTF-8 offsets of
+    /// `text` in text order; word boundaries still point at `text`.
+    public var phonemes: [PhonemeSpan] = []
 
     public init(text: String, voiceOrLanguage: VoiceOrLanguage, rate: Double = 1, pitch: Double = 1, volume: Double = 1) {
         self.text = text

@@ -162,14 +162,17 @@ final class UtterancePlanner: @unchecked Sendable {
         if let sources = (unit as? AudioContentElement)?.sources ?? (unit as? VideoContentElement)?.sources {
             return sources.isEmpty ? nil : SpeechUtterance(text: "", locator: unit.locator, language: nil, role: unit.role, media: sources)
         }
-        guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let segment = (unit as? TextContentElement)?.segments.first
+        // Punctuation alone is not spoken, unless phonemes are given for it (a ditto mark read as "ditto").
+        guard let text = unit.spokenText, text.contains(where: { $0.isLetter || $0.isNumber }) || segment?.phonemes.isEmpty == false else { return nil }
         var language = segment?.language ?? tokenizer.defaultLanguage
         var source = segment.map(\.languageSource) ?? (language == nil ? nil : .publication)
         if let forcedLanguage, source != .declared {
             (language, source) = (forcedLanguage, .forced)
         }
-        return SpeechUtterance(text: text, locator: unit.locator, language: language, languageSource: source, role: unit.role,
-                               quoteMap: segment?.quoteMap, elementText: segment?.elementText)
+        var utterance = SpeechUtterance(text: text, locator: unit.locator, language: language, languageSource: source, role: unit.role,
+                                        quoteMap: segment?.quoteMap, elementText: segment?.elementText)
+        if let segment, segment.text == text { utterance.phonemes = segment.phonemes }
+        return utterance
     }
 }

@@ -247,6 +247,7 @@ final class UtteranceRenderSource: RenderSource {
     private func start(_ job: SynthesisJob, settings: Settings) {
         var request = ttsUtterance(for: job.utterance, settings: settings)
         request.text = job.spokenText
+        request.phonemes = request.phonemes.sliced(to: job.spokenTextOffset..<job.utterance.text.utf8.count)
         engine.synthesize(request, cancellation: job.cancellation, onChunk: { job.receive($0) }) { job.complete($0) }
     }
 
@@ -262,6 +263,8 @@ final class UtteranceRenderSource: RenderSource {
         } else {
             voiceOrLanguage = .language(language)
         }
-        return TTSUtterance(text: utterance.text, voiceOrLanguage: voiceOrLanguage, rate: settings.speed, pitch: settings.pitch)
+        var request = TTSUtterance(text: utterance.text, voiceOrLanguage: voiceOrLanguage, rate: settings.speed, pitch: settings.pitch)
+        request.phonemes = utterance.phonemes
+        return request
     }
 }

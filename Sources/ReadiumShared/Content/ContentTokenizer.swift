@@ -54,6 +54,7 @@ public struct ContentTokenizer: Sendable {
                     joined.append(textLength: gap.utf8.count, quoteLength: gapQuote.utf8.count, isVerbatim: false)
                     joined.append(unitMap)
                     quoteRange = previousStart..<quoteRange.upperBound
+                    previous.segments[0].phonemes += segment.phonemes.sliced(to: textRange).shifted(by: previous.segments[0].text.utf8.count + gap.utf8.count)
                     previous.segments[0].text += gap + unitText
                     previous.segments[0].quoteMap = joined
                     previous.locator.text = .quoting(quoteRange, of: quoted.text, within: 0..<length, contextLength: contextLength)
@@ -64,9 +65,10 @@ public struct ContentTokenizer: Sendable {
                 var locator = segment.locator
                 locator.text = .quoting(quoteRange, of: quoted.text, within: 0..<length, contextLength: contextLength)
                 let elementText = ElementText(text: quoted.text, quoteStart: quoteRange.lowerBound)
-                let utterance = TextContentElement.Segment(locator: locator, text: String(unitText), language: language,
+                var utterance = TextContentElement.Segment(locator: locator, text: String(unitText), language: language,
                                                            languageSource: segment.language == nil ? .publication : segment.languageSource,
                                                            quoteMap: unitMap, elementText: elementText)
+                utterance.phonemes = segment.phonemes.sliced(to: textRange)
                 result.append(TextContentElement(locator: locator, role: textElement.role, segments: [utterance], elementText: elementText))
             }
         }

@@ -109,6 +109,7 @@ extension TextContentElement.Segment {
             }
             offset += length
         }
+        phonemes = phonemes.removing(removedBytes)
         if quoteMap.textLength == text.utf8.count {
             quoteMap = quoteMap.removingText(removedBytes)
         } else {

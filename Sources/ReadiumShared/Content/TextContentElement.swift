@@ -48,6 +48,8 @@ public struct TextContentElement: ContentElement, Hashable {
         public var quoteMap: TextQuoteMap
         /// The selected element's whole text and where this segment's highlight begins in it.
         public var elementText: ElementText?
+        /// Parts of `text` spoken as given phonemes (a pronunciation lexicon's, `ssml:ph`), in text order.
+        public var phonemes: [PhonemeSpan] = []
 
         /// A segment; without `quoteMap`, `text` is taken to be the page's text as it is.
         public init(locator: Locator, text: String, language: Language?, languageSource: LanguageSource = .declared, inlineRuns: [InlineRun] = [],

@@ -140,6 +140,48 @@ public struct TextQuoteMap: Sendable, Hashable {
         return result
     }
 
+    /// This map once the text in `range` (UTF-8 offsets) is replaced by `length` bytes of other text that
+    /// stands for the same quote (a pronunciation lexicon's alias for a word); nil when `range` cuts into a
+    /// piece that is not verbatim (part of a formula's alternative text).
+    public func replacingText(_ range: Range<Int>, withTextLength length: Int) -> TextQuoteMap? {
+        var result = TextQuoteMap()
+        var replacedQuote = 0
+        var replaced = false
+        var textStart = 0
+        func replace() {
+            guard !replaced else { return }
+            result.append(textLength: length, quoteLength: replacedQuote, isVerbatim: false)
+            replaced = true
+        }
+        for piece in pieces {
+            let textEnd = textStart + piece.textLength
+            defer { textStart = textEnd }
+            // Quote alone (no text) goes with the side it stands on; inside the range, with the replacement.
+            let isBefore = piece.textLength > 0 ? textEnd <= range.lowerBound : textStart <= range.lowerBound
+            let isAfter = textStart >= range.upperBound
+            if isBefore, !replaced {
+                result.append(textLength: piece.textLength, quoteLength: piece.quoteLength, isVerbatim: piece.isVerbatim)
+            } else if isAfter {
+                replace()
+                result.append(textLength: piece.textLength, quoteLength: piece.quoteLength, isVerbatim: piece.isVerbatim)
+            } else if piece.isVerbatim {
+                let before = max(0, range.lowerBound - textStart)
+                let after = max(0, textEnd - range.upperBound)
+                result.append(textLength: before, quoteLength: before, isVerbatim: true)
+                replacedQuote += piece.textLength - before - after
+                if after > 0 {
+                    replace()
+                    result.append(textLength: after, quoteLength: after, isVerbatim: true)
+                }
+            } else {
+                guard piece.textLength == 0 || textStart >= range.lowerBound && textEnd <= range.upperBound else { return nil }
+                replacedQuote += piece.quoteLength
+            }
+        }
+        if !replaced { result.append(textLength: length, quoteLength: replacedQuote, isVerbatim: false) }
+        return result
+    }
+
     /// The map of the first `length` bytes of text, with any quote standing for no text before them
     /// (the end of the quote is the last character's).
     public func prefix(textLength length: Int) -> TextQuoteMap {

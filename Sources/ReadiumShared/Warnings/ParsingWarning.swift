@@ -11,11 +11,21 @@ public struct ParsingWarning: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// What was wrong and what was done about it.
     public var message: String
+    /// What the mistake concerns.
+    public var kind: Kind
 
-    public init(source: String, path: String, message: String) {
+    /// What a warning concerns: the publication's files in general, or how its words are to be pronounced (a
+    /// pronunciation lexicon, `ssml:ph`; the words are then spoken as written).
+    public enum Kind: Sendable, Hashable {
+        case content
+        case pronunciation
+    }
+
+    public init(source: String, path: String, message: String, kind: Kind = .content) {
         self.source = source
         self.path = path
         self.message = message
+        self.kind = kind
     }
 
     public var description: String {

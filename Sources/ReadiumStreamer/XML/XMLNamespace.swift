@@ -19,4 +19,6 @@ public enum XMLNamespace {
     public static let svg = "http://www.w3.org/2000/svg"
     public static let mathML = "http://www.w3.org/1998/Math/MathML"
     public static let xlink = "http://www.w3.org/1999/xlink"
+    /// SSML attributes in EPUB 3 content documents (`ssml:ph`, `ssml:alphabet`).
+    public static let ssml = "http://www.w3.org/2001/10/synthesis"
 }

@@ -7,6 +7,14 @@ import Testing
 
 /// The lines between `ESpeakWorkerPool` and `raudio espeak-worker`: what one side writes the other reads.
 @Suite struct ESpeakWorkerMessageTests {
+    @Test func aRequestCarriesItsPhonemeSpans() throws {
+        var utterance = TTSUtterance(text: "Bounded N. by Macon.", voiceOrLanguage: .language(Language(code: "en-US")))
+        utterance.phonemes = [PhonemeSpan(range: 8..<10, phonemes: "nɔrθ"), PhonemeSpan(range: 14..<19, phonemes: "ˈmeɪkən")]
+        let read = try #require(ESpeakWorkerMessage.parseRequest(ESpeakWorkerMessage.request(for: utterance)))
+        #expect(read.phonemes == utterance.phonemes)
+        #expect(read == utterance)
+    }
+
     @Test func aRequestReadsBackAsTheSameUtterance() throws {
         let text = "« L'été » — déjà vu,\nsaid Zoë. 🌊 \"Quoted\" \\ end"
         let byVoice = TTSUtterance(text: text, voiceOrLanguage: .voice(TTSVoice(identifier: "fr", name: "French", language: Language(code: "fr"))),

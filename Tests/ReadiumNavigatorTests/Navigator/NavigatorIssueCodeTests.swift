@@ -14,6 +14,7 @@ struct NavigatorIssueCodeTests {
             (.audioServerLost, "audio-server-lost"), (.audioServerUnavailable, "audio-server-unavailable"),
             (.outputNotCreated, "output-not-created"), (.outputWriteFailed, "output-write-failed"), (.noText, "no-text"),
             (.voiceFallback, "voice-fallback"), (.clipClamped, "clip-clamped"), (.narrationAudioMissing, "narration-audio-missing"),
+            (.pronunciation, "pronunciation"),
         ]
         for (code, word) in codes { #expect(code.rawValue == word) }
         #expect(NavigatorIssue.Code(AudioSinkError.Code.serverLost) == .audioServerLost)

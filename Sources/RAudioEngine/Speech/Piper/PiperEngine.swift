@@ -112,7 +112,8 @@ public final class PiperEngine: TTSEngine {
         let text = utterance.text
         let format = format
         let assembly = PiperUtteranceAssembly(text: text, pitch: utterance.pitch, format: format, onChunk: onChunk)
-        worker.speak(text, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled },
+        let phonemes = PiperPhonemeSpan.spans(of: utterance.phonemes, in: text, languageCode: voice.language.code)
+        worker.speak(text, phonemes: phonemes, speed: rate, volume: max(0, utterance.volume), isCancelled: { cancellation.isCancelled },
                      onMessage: { assembly.receive($0) }) { result in
             if cancellation.isCancelled {
                 return completion(.failure(TTSError(.cancelled, message: "speaking \"\(text.prefix(40))\" was cancelled")))

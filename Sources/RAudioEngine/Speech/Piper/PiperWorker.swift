@@ -114,7 +114,7 @@ final class PiperWorker: Sendable {
     /// groups and then each piece as the worker sends it, `completion` the outcome once the last has come;
     /// both run on that thread. A request cancelled before its turn is not sent; one cancelled while it is
     /// spoken is still read to its end (the pipe stays in step), its messages not handed on.
-    func speak(_ text: String, speed: Double, volume: Double, isCancelled: @escaping @Sendable () -> Bool,
+    func speak(_ text: String, phonemes: [PiperPhonemeSpan] = [], speed: Double, volume: Double, isCancelled: @escaping @Sendable () -> Bool,
                onMessage: @escaping @Sendable (Message) -> Void,
                completion: @escaping @Sendable (Result<Void, PiperError>) -> Void) {
         queue.jobs.withLock {
@@ -129,6 +129,11 @@ final class PiperWorker: Sendable {
                 }
                 var fields: [(String, JSONValue)] = [("text", .string(text)), ("speed", .number(of: speed)), ("volume", .number(of: volume))]
                 if let first { fields.append(("first", .integer(Int64(first)))) }
+                if !phonemes.isEmpty {
+                    fields.append(("phonemes", .array(phonemes.map {
+                        .array([.integer(Int64($0.scalars.lowerBound)), .integer(Int64($0.scalars.upperBound)), .string($0.ipa)])
+                    })))
+                }
                 let request = JSONValue.object(JSONObject(fields)).serialized() + "\n"
                 let outcome = exchange(request, reader: reader, descriptor: descriptor) { message in
                     if !isCancelled() { onMessage(message) }

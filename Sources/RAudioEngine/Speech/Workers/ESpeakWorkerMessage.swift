@@ -6,7 +6,8 @@ import ReadiumShared
 ///
 /// - Start: the worker writes `{"sample_rate": 22050}` once eSpeak NG is up, or `{"error": MESSAGE}`.
 /// - Request (one JSON line): `{"text": T, "voice": ID}` or `{"text": T, "language": TAG}`, with `"rate"`,
-///   `"pitch"` and `"volume"`, the `TTSUtterance`'s multipliers.
+///   `"pitch"` and `"volume"`, the `TTSUtterance`'s multipliers, and `"phonemes": [[from, to, IPA], ...]` when parts
+///   of the text are spoken as phonemes (UTF-8 offsets into the text).
 /// - Answer: a JSON header line `{"samples": N, "voice": ID, "warning": W, "words": [[from, to, frame], ...]}`
 ///   (word ranges as UTF-8 offsets into the request's text, each word's first frame in the PCM), then N
 ///   Int16 samples, eSpeak NG's own at volume 1, in the machine's byte order (the worker is the same
@@ -60,6 +61,11 @@ enum ESpeakWorkerMessage {
         case .language(let language): fields.append(("language", .string(language.code)))
         }
         fields += [("rate", .number(of: utterance.rate)), ("pitch", .number(of: utterance.pitch)), ("volume", .number(of: utterance.volume))]
+        if !utterance.phonemes.isEmpty {
+            fields.append(("phonemes", .array(utterance.phonemes.map {
+                .array([.integer(Int64($0.range.lowerBound)), .integer(Int64($0.range.upperBound)), .string($0.phonemes)])
+            })))
+        }
         return JSONValue.object(JSONObject(fields)).serialized()
     }
 
@@ -76,8 +82,15 @@ enum ESpeakWorkerMessage {
         } else {
             return nil
         }
-        return TTSUtterance(text: text, voiceOrLanguage: voiceOrLanguage, rate: fields["rate"]?.doubleValue ?? 1,
-                            pitch: fields["pitch"]?.doubleValue ?? 1, volume: fields["volume"]?.doubleValue ?? 1)
+        var utterance = TTSUtterance(text: text, voiceOrLanguage: voiceOrLanguage, rate: fields["rate"]?.doubleValue ?? 1,
+                                     pitch: fields["pitch"]?.doubleValue ?? 1, volume: fields["volume"]?.doubleValue ?? 1)
+        let length = text.utf8.count
+        utterance.phonemes = (fields["phonemes"]?.arrayValue ?? []).compactMap { entry in
+            guard let values = entry.arrayValue, values.count == 3, let from = values[0].intValue, let to = values[1].intValue,
+                  let phonemes = values[2].stringValue, from >= 0, from < to, to <= length else { return nil }
+            return PhonemeSpan(range: from..<to, phonemes: phonemes)
+        }
+        return utterance
     }
 
     // MARK: Answers

@@ -24,6 +24,10 @@ public final class EPUBContentService: ContentService {
     public let warnings: WarningLog
     private let onResourceParsed: (@Sendable (String) -> Void)?
     private let cumulativeShares = Locked<[Double]?>(nil)
+    /// The pronunciation lexicons of the package (manifest items of type `application/pls+xml`).
+    let lexiconLinks: [Link]
+    /// Each lexicon read so far, by href (nil: it could not be read); and the warnings already given.
+    let pronunciation = Locked<(lexicons: [String: PronunciationLexicon?], reported: Set<ParsingWarning>)>(([:], []))
 
     /// - Parameters:
     ///   - publication: the EPUB whose reading order is iterated.
@@ -42,6 +46,7 @@ public final class EPUBContentService: ContentService {
         defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
         self.warnings = warnings
         self.onResourceParsed = onResourceParsed
+        lexiconLinks = publication.manifest.resources.filter { $0.mediaType?.string == PronunciationLexicon.mediaType || $0.type == PronunciationLexicon.mediaType }
     }
 
     /// A copy of `publication` with a content service attached, so that `content(from:)` works.
@@ -174,9 +179,12 @@ public final class EPUBContentService: ContentService {
             let data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
             let document = try XMLDocument(data: data, href: href, mode: .recovering)
             for warning in document.warnings { warnings.append(warning) }
-            let extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
+            var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
                                                  languageIdentifier: languageIdentifier)
-            return extractor.extract(document)
+            extractor.lexicons = lexicons(for: document)
+            let extracted = extractor.extract(document)
+            report(extracted.warnings)
+            return extracted
         } catch {
             warnings.append(ParsingWarning(source: href, path: "", message: "skipped: its content cannot be read (\(error))"))
             return ExtractedResource(href: href, elements: [])

@@ -5,6 +5,8 @@ import ReadiumShared
 struct ExtractedResource: Sendable {
     var href: String
     var elements: [ExtractedElement]
+    /// What was worked around while extracting (an `ssml:ph` in an unknown alphabet).
+    var warnings: [ParsingWarning] = []
 }
 
 /// A content element and the selectors that designate it, to find where to start.

@@ -23,15 +23,20 @@ struct HTMLContentExtractor {
     var contextLength = 50
     /// An SVG document without text: its `title` and `desc` are read (else never, as a page's `title`).
     var readsSVGDescriptions = false
+    /// The pronunciation lexicons of the publication and of this document; each applies to the text in its language.
+    var lexicons: [PronunciationLexicon] = []
 
     func extract(_ document: XMLDocument) -> ExtractedResource {
         let (language, source) = undeclaredLanguage(of: document.root)
         let walker = HTMLContentWalker(href: href, defaultLanguage: language, defaultLanguageSource: source,
                                        identifierCounts: HTMLElementRules.identifierCounts(in: document.root))
         walker.readsSVGDescriptions = readsSVGDescriptions
+        walker.lexicons = lexicons
+        if let alphabet = lexicons.lazy.compactMap(\.alphabetName).first { walker.defaultAlphabet = alphabet }
         walker.walk(document.root, parentPath: "", index: 1)
         walker.flush()
-        return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources))
+        return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources),
+                                 warnings: walker.warnings)
     }
 
     /// The language of the document's text that declares none: identified from that text (per document, never
@@ -96,14 +101,16 @@ struct HTMLContentExtractor {
                     .quoting(range, of: documentText, within: bounds, contextLength: contextLength)
                 }
                 var offset = start
-                let segments = runs.map { run in
+                let segments = runs.map { run -> TextContentElement.Segment in
                     defer { offset += run.text.count }
                     var locator = elementLocator
                     locator.locations = locations(selector: draft.selector, start: offset)
                     locator.text = quote(run.quoteStart..<run.quoteEnd)
-                    return TextContentElement.Segment(locator: locator, text: run.text, language: run.language, languageSource: run.languageSource,
-                                                      inlineRuns: run.inlineRuns,
-                                                      quoteMap: run.map, elementText: ElementText(text: elementString, quoteStart: run.quoteStart - bounds.lowerBound))
+                    var segment = TextContentElement.Segment(locator: locator, text: run.text, language: run.language, languageSource: run.languageSource,
+                                                             inlineRuns: run.inlineRuns,
+                                                             quoteMap: run.map, elementText: ElementText(text: elementString, quoteStart: run.quoteStart - bounds.lowerBound))
+                    segment.phonemes = run.phonemes
+                    return segment
                 }
                 var locator = elementLocator
                 let quoteStart = runs.first?.quoteStart ?? bounds.lowerBound

@@ -16,6 +16,8 @@ final class HTMLContentWalker {
         var language: Language?
         var languageSource: LanguageSource
         var figureCaption: String?
+        /// The phonetic alphabet of `ssml:ph` in scope (`ssml:alphabet`, inherited), as written.
+        var alphabet: String?
         /// Its index in `elementSources`.
         var serial: Int
     }
@@ -31,6 +33,14 @@ final class HTMLContentWalker {
     /// Inline runs of the block being read (note references), in characters of its joined `runs`.
     private var inlineRuns: [TextContentElement.InlineRun] = []
     private var pendingSelectors: Set<String> = []
+    /// `ssml:ph` of the block being read: the characters of its joined `runs` they are spoken for.
+    private var phonemeMarks: [(range: Range<Int>, phonemes: String)] = []
+    /// The pronunciation lexicons that apply to this document (each to the text in its language).
+    var lexicons: [PronunciationLexicon] = []
+    /// The alphabet of `ssml:ph` where no `ssml:alphabet` is in scope: the lexicons', else the IPA.
+    var defaultAlphabet = "ipa"
+    /// What was worked around (an `ssml:ph` in an alphabet raudio does not know).
+    private(set) var warnings: [ParsingWarning] = []
     private(set) var drafts: [HTMLContentDraft] = []
     /// The document's text: what `textContent` of its root is.
     private(set) var documentText = ""
@@ -122,8 +132,12 @@ final class HTMLContentWalker {
         if name == "figure" { caption = element.firstChild("figcaption")?.normalizedText }
         let serial = elementSources.count
         elementSources.append(documentLength..<documentLength)
+        let alphabet = element.attribute("alphabet", namespace: XMLNamespace.ssml) ?? stack.last?.alphabet
         stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
-                           language: language, languageSource: languageSource, figureCaption: caption, serial: serial))
+                           language: language, languageSource: languageSource, figureCaption: caption, alphabet: alphabet, serial: serial))
+        let phonemes = element.attribute("ph", namespace: XMLNamespace.ssml)
+        // Counting the block's characters costs its length: only where an `ssml:ph` needs it.
+        let phonemeStart = phonemes == nil ? 0 : textLength
         let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
         let runStart = isNoteRef ? textLength : 0
         defer {
@@ -140,6 +154,9 @@ final class HTMLContentWalker {
                 documentText += text
                 append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language, source: languageSource)
             }
+        }
+        if let phonemes {
+            markPhonemes(phonemes, alphabet: alphabet ?? defaultAlphabet, from: phonemeStart, selector: ownSelector)
         }
         if isBlock { flush() }
         elementSources[serial] = elementSources[serial].lowerBound..<documentLength
@@ -176,11 +193,26 @@ final class HTMLContentWalker {
         runs[runs.count - 1].replaceTrailingSpaces(with: "\n", at: documentLength)
     }
 
+    /// Records that the block's text from character `start` to here is spoken as `phonemes` (an `ssml:ph`), in
+    /// the IPA; a warning naming the element and the text spoken as written when the alphabet is not known.
+    private func markPhonemes(_ phonemes: String, alphabet name: String, from start: Int, selector: String) {
+        guard textLength > start else { return }
+        guard let alphabet = PhoneticAlphabet(name: name), let ipa = alphabet.ipa(phonemes) else {
+            let problem = PhoneticAlphabet(name: name) == nil
+                ? "ssml:alphabet \"\(name)\" is not one raudio knows (only ipa and x-sampa)"
+                : "ssml:ph \"\(phonemes)\" is not \(name)"
+            warnings.append(ParsingWarning(source: href, path: selector, message: "\(problem); its text is spoken as written", kind: .pronunciation))
+            return
+        }
+        phonemeMarks.append((start..<textLength, ipa))
+    }
+
     /// Emits the text read so far as an element of the innermost open block, if it has any.
     func flush() {
         defer {
             runs = []
             inlineRuns = []
+            phonemeMarks = []
         }
         var cleaned: [HTMLTextRun] = []
         // Characters dropped before the first one kept: inline runs move back by as many.
@@ -203,6 +235,19 @@ final class HTMLContentWalker {
         let located = Self.split(inlineRuns.map { .init(role: $0.role, range: ($0.range.lowerBound - dropped)..<($0.range.upperBound - dropped)) },
                                  over: cleaned.map(\.text.count))
         for index in cleaned.indices { cleaned[index].inlineRuns = located[index] }
+        // Each `ssml:ph` in the run that holds all its text (one split by a change of language is left out: its
+        // phonemes are for its whole text), then the lexicons on the rest.
+        var runStart = 0
+        for index in cleaned.indices {
+            let length = cleaned[index].text.count
+            defer { runStart += length }
+            cleaned[index].phonemes = phonemeMarks.compactMap { mark in
+                let lower = mark.range.lowerBound - dropped - runStart, upper = mark.range.upperBound - dropped - runStart
+                guard lower >= 0, upper <= length, lower < upper else { return nil }
+                return cleaned[index].phonemeSpan(characters: lower..<upper, phonemes: mark.phonemes)
+            }
+            cleaned[index].applyLexicons(lexicons)
+        }
         drafts.append(HTMLContentDraft(kind: .text(cleaned, role), selector: block?.ownSelector ?? "html", element: block?.serial,
                                        matchingSelectors: matchingSelectors(adding: [])))
     }

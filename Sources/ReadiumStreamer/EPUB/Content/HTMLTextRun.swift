@@ -14,6 +14,8 @@ struct HTMLTextRun {
     var map: TextQuoteMap
     /// Note references and such, in characters of `text`; set when the block is emitted.
     var inlineRuns: [TextContentElement.InlineRun] = []
+    /// Parts of `text` spoken as given phonemes (`ssml:ph`, a lexicon's), UTF-8 offsets; set when the block is emitted.
+    var phonemes: [PhonemeSpan] = []
 
     var quoteEnd: Int { quoteStart + map.quoteLength }
 
