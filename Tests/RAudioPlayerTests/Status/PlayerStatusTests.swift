@@ -55,6 +55,26 @@ import Testing
         #expect(status.voice == "en-us")
     }
 
+    /// Japanese with ruby: the page's text reads `昨夕ゆうべは` where `昨夕は` is spoken; the sentence shown is the
+    /// spoken text, and the words of `range` events (page text, readings included) are found in it.
+    @Test func rubyReadingsAreNotShownAndTheWordsHeardAreFoundAllTheSame() throws {
+        var status = PlayerStatus(mode: .speech)
+        let page = "昨夕ゆうべは雨、今日きょうも雨。"
+        status.apply(.utterance(text: "昨夕は雨、今日も雨。", language: "ja", voice: "ja", locator: Self.text(page)))
+        let sentence = try #require(status.sentence)
+        #expect(sentence == "昨夕は雨、今日も雨。")
+        func heard(_ locator: Locator) throws -> String {
+            status.apply(.range(locator))
+            let word = try #require(status.word, "\(locator.text.highlight ?? "")")
+            return "\(sentence.distance(from: sentence.startIndex, to: word.lowerBound)):\(sentence[word])"
+        }
+        #expect(try heard(Self.text(before: "", "昨夕ゆうべ", after: "は雨")) == "0:昨夕", "a word with its reading")
+        #expect(try heard(Self.text(before: "", "昨夕", after: "ゆうべは雨")) == "0:昨夕", "a word without its reading")
+        #expect(try heard(Self.text(before: "昨夕ゆうべは", "雨", after: "、今日")) == "3:雨")
+        #expect(try heard(Self.text(before: "昨夕ゆうべは雨、今日きょうも", "雨", after: "。")) == "8:雨", "the second 雨, readings in `before`")
+        #expect(try heard(Self.text(before: "Once upon a time.\n    ", "昨夕ゆうべ", after: "は")) == "0:昨夕", "context before the sentence")
+    }
+
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.apply(.state(.playing, locator: nil), now: 990)
