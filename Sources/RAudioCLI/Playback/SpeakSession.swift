@@ -72,7 +72,8 @@ struct SpeakSession {
                                           voice: configuration.voiceIdentifier)
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
                                                  settings: settings, chapters: chapters, publication: publication,
-                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
+                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication,
+                                                                  voices: Self.voices(of: engine, for: publication, choosing: configuration.voiceIdentifier)))
                 .run(synthesizer, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
                 }
@@ -84,6 +85,18 @@ struct SpeakSession {
             SpeechEngineSetup.stopWorkers(of: engine)
             return .success  // stdout was closed: the reader went away.
         }
+    }
+
+    /// The identifiers of the voices that speak `publication`'s language (its first), sorted, with the voice
+    /// chosen among them: what the terminal player's `v` cycles through. Empty for a book without a language.
+    static func voices(of engine: any TTSEngine, for publication: Publication, choosing chosen: String?) -> [String] {
+        guard let language = publication.metadata.language.map(Language.init(code:)) else { return [] }
+        let base = language.baseCode.lowercased()
+        var identifiers = engine.availableVoices
+            .filter { voice in ([voice.language] + voice.otherLanguages).contains { $0.baseCode.lowercased() == base } }
+            .map(\.identifier)
+        if let chosen, !identifiers.contains(chosen) { identifiers.append(chosen) }
+        return Array(Set(identifiers)).sorted()
     }
 
     /// Plans from `--from`; returns a message when it is unusable.

@@ -14,6 +14,7 @@ extension PlayerStatus {
             narrators = publication.narrators
         case .state(let state, let locator, _, _):
             if state == .playing { wasPlaying = true } else if state != .loading { wasPlaying = false }
+            if state != .playing { speechPace.interrupted() }
             if (state == .playing) != (self.state == .playing) { followSleepTimer(isPlaying: state == .playing, now: now) }
             self.state = state
             take(locator)
@@ -54,9 +55,12 @@ extension PlayerStatus {
             message = Message(kind: .error, text: issue.message)
         case .bookmark(let bookmark):
             message = Message(kind: .info, text: "bookmark \(bookmark.id) saved")
+            bookmarks?.append(bookmark)
+        case .bookmarks(let list):
+            bookmarks = list
         case .ack(let command, _):
             if command.movesThePosition { jumps += 1 }
-        case .bookmarks, .toc, .hello, .listening:
+        case .toc, .hello, .listening:
             break
         }
     }
@@ -74,6 +78,9 @@ extension PlayerStatus {
         take(locator)
         sentence = text.isEmpty ? locator.text.highlight ?? text : text
         word = nil
+        if mode == .speech {
+            speechPace.utteranceStarted(words: SpeechPace.words(in: text), at: locator.locations.totalProgression, now: now, speed: speed, jumps: jumps)
+        }
     }
 
     /// Finds the word of a `range` event in the sentence. Its `text.highlight` and `text.before` are the

@@ -75,6 +75,36 @@ import Testing
         #expect(try heard(Self.text(before: "Once upon a time.\n    ", "昨夕ゆうべ", after: "は")) == "0:昨夕", "context before the sentence")
     }
 
+    /// Speech has no duration: the time left is estimated from the words heard per share of the book and
+    /// per second, at the current speed.
+    @Test func speechEstimatesTheTimeLeftFromTheWordsLeft() throws {
+        var status = PlayerStatus(mode: .speech)
+        func utterance(_ words: Int, at progression: Double) -> PlayerEvent {
+            let text = Array(repeating: "word", count: words).joined(separator: " ")
+            return .utterance(text: text, language: "en", voice: "en-us",
+                              locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: progression)))
+        }
+        status.apply(.state(.playing, locator: nil), now: 0)
+        status.apply(utterance(10, at: 0.10), now: 0)
+        status.apply(utterance(10, at: 0.11), now: 4)
+        #expect(status.remainingAtSpeed == nil, "not before 20 words")
+        status.apply(utterance(10, at: 0.12), now: 8)
+        // 20 words in 0.02 of the book, 8 s: 1000 words a book, 2.5 words a second.
+        #expect(status.progression == 0.12)
+        let left = try #require(status.remainingAtSpeed)
+        #expect(abs(left - 880 / 2.5) < 0.001, "880 words left at 2.5 a second")
+        status.apply(.settings(PlayerSettings(speed: 2)))
+        #expect(abs(try #require(status.remainingAtSpeed) - 880 / 5) < 0.001, "twice as fast")
+        // A pause and a jump are not measured.
+        status.apply(.state(.paused, locator: nil), now: 9)
+        status.apply(.state(.playing, locator: nil), now: 600)
+        status.apply(utterance(10, at: 0.13), now: 600)
+        status.apply(.ack(.chapter(.next), id: nil))
+        status.apply(utterance(10, at: 0.5), now: 601)
+        #expect(status.speechPace.words == 20 && status.speechPace.secondsAtNormalSpeed == 8)
+        #expect(SpeechPace.words(in: "昨夕は雨。 A day") == 7)
+    }
+
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.apply(.state(.playing, locator: nil), now: 990)
