@@ -140,6 +140,32 @@ import Testing
         Self.expectRestored(terminal, exit: 0)
     }
 
+    /// Japanese read aloud: the sentence is shown as spoken (the ruby reading ゆうべ of 昨夕 left out), the word
+    /// heard is highlighted in it, and at 40 columns the line that would leave "。" alone at the start of
+    /// the next one breaks a character earlier (kinsoku).
+    @Test func japaneseIsShownAsSpokenAndWrapsWithoutPunctuationAtALineStart() throws {
+        guard try Self.startable() else { return }
+        let page = TestBooks.xhtml(["<ruby>昨夕<rt>ゆうべ</rt></ruby>は雨が降っていました。わたしは窓の外をずっと長い間見ていました。"], lang: "ja")
+        let book = try TestBooks.epub(pages: [("p.xhtml", "application/xhtml+xml", page)], language: "ja")
+        defer { try? FileManager.default.removeItem(at: book) }
+        let state = try TemporaryDirectory()
+        let terminal = try TmuxSession(columns: 40, rows: 20, environment: ["RAUDIO_NO_STATE": "", "RAUDIO_STATE_DIR": state.url.path])
+        try terminal.run("\(Self.raudio) speak \(book.path) --output null --realtime" + Self.afterExit)
+        #expect(terminal.waitForScreen(timeout: 20) { $0.contains("昨夕は雨が降っていました。") } != nil, "the sentence is not shown as spoken:\n\(terminal.lastScreen)")
+        #expect(!terminal.lastScreen.contains("ゆうべ"), "the ruby reading is shown:\n\(terminal.lastScreen)")
+        var highlighted = false
+        for _ in 0..<30 where !highlighted {
+            highlighted = terminal.screenWithEscapes().contains("43m昨夕\u{1B}[")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(highlighted, "昨夕 is not the word highlighted:\n\(terminal.screenWithEscapes())")
+        let wrapped = terminal.waitForScreen(timeout: 20) { $0.contains("わたしは窓の外をずっと長い間見ていまし\nた。") }
+        #expect(wrapped != nil, "the 20-character line does not break before the character that precedes 。:\n\(terminal.lastScreen)")
+        #expect(!terminal.screen().contains { $0.hasPrefix("。") }, "。 begins a line:\n\(terminal.lastScreen)")
+        try terminal.type("q")
+        Self.expectRestored(terminal, exit: 0)
+    }
+
     @Test func aResizeRedrawsAndNarrowWindowsWithWideAndRightToLeftTitlesFit() throws {
         guard try Self.startable() else { return }
         let folder = try TemporaryDirectory()
