@@ -33,6 +33,7 @@ enum SentenceLayout {
                 lineWidth += 1
             }
             let characters = token.spans.flatMap { span in span.text.map { (character: $0, style: span.style) } }
+            let plain = characters.map(\.character)
             var start = 0
             while start < characters.count {
                 var end = start
@@ -43,7 +44,7 @@ enum SentenceLayout {
                 }
                 var cut = end
                 if end < characters.count {
-                    cut = breakIndex(in: characters.map(\.character), from: start, before: end)
+                    cut = breakIndex(in: plain, from: start, before: end)
                     if cut == start && lineWidth > 0 {
                         // Nothing of the token can end this line: it starts on the next one.
                         lines.append(StyledLine(line))

@@ -89,9 +89,11 @@ struct TerminalScreen {
             }
         } else if let progression = status.progression {
             spans.append(Span(text: "  \(Self.percent(progression))"))
-            // Speech: estimated from the words left (SpeechPace), hence "about" and whole minutes.
+            // Speech: estimated from the words left (SpeechPace), hence "about", to 10 s under ten
+            // minutes and to the minute above.
             if let estimate = status.remainingAtSpeed {
-                let left = (estimate / 60).rounded() * 60
+                let step: Double = estimate < 600 ? 10 : 60
+                let left = (estimate / step).rounded() * step
                 spans.append(Span(text: isNarrow ? "  ~\(Self.time(left))" : " · about \(Self.time(left)) left", style: .dim))
             }
         }

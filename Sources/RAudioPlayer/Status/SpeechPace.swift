@@ -13,9 +13,11 @@
 ///
 /// A word is a run of characters between spaces, or one character of a script written without spaces
 /// (Chinese, Japanese: one wide character, about one word's worth of sound). A step from one utterance
-/// to the next counts only when playback went on in between: a pause, a jump (`jumps` changed) or a
-/// step backwards or across more than 5 % of the book is left out. No estimate before 20 words and
-/// 5 seconds were heard so.
+/// to the next counts only when playback went on in between: a pause, a jump (`jumps` changed), a step
+/// backwards or one that took two minutes is left out. Forward steps are never left out for their size:
+/// the utterances of one element share its `totalProgression`, so the share of a paragraph shows up in
+/// the step to the next one, and leaving out large steps would keep the words without their share. No
+/// estimate before 20 words and 5 seconds were heard so.
 public struct SpeechPace: Equatable, Sendable {
     /// The utterance being heard: where it starts, when, its words, the speed and jump count then.
     private var current: Utterance?
@@ -34,7 +36,7 @@ public struct SpeechPace: Equatable, Sendable {
         if let current, let progression, current.jumps == jumps {
             let step = progression - current.progression
             let seconds = (now - current.start) * current.speed
-            if step >= 0 && step < 0.05 && seconds > 0 && seconds < 120 {
+            if step >= 0 && seconds > 0 && seconds < 120 {
                 self.words += current.words
                 share += step
                 secondsAtNormalSpeed += seconds

@@ -105,6 +105,21 @@ import Testing
         #expect(SpeechPace.words(in: "昨夕は雨。 A day") == 7)
     }
 
+    /// The utterances of one paragraph share its `totalProgression`: the paragraph's share comes in one step,
+    /// to the next paragraph, however large, and its words are not counted without it.
+    @Test func aParagraphsShareComesWithTheStepToTheNextOne() throws {
+        var status = PlayerStatus(mode: .speech)
+        status.apply(.state(.playing, locator: nil), now: 0)
+        for (index, progression) in [0.2, 0.2, 0.2, 0.3].enumerated() {
+            status.apply(.utterance(text: Array(repeating: "word", count: 10).joined(separator: " "), language: "en", voice: "en-us",
+                                    locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: progression))),
+                         now: Double(index) * 4)
+        }
+        // 30 words in a tenth of the book and 12 s: 0.7 of the book is 210 words, 84 s.
+        let left = try #require(status.remainingAtSpeed)
+        #expect(abs(left - 84) < 0.001)
+    }
+
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.apply(.state(.playing, locator: nil), now: 990)
