@@ -70,10 +70,13 @@ struct SpeakSession {
             let chapters = ChapterMap(publication: publication)
             let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
                                           voice: configuration.voiceIdentifier)
+            let frontEnds = SessionFrontEnds.make(options: command.options, mode: .speech, chapters: chapters, publication: publication,
+                                                  voices: Self.voices(of: engine, for: publication, choosing: configuration.voiceIdentifier))
+            if let terminal = frontEnds.terminal {
+                BookWordCounting.start(publication: publication, skipping: configuration.skippedRoles) { terminal.take($0) }
+            }
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
-                                                 settings: settings, chapters: chapters, publication: publication,
-                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication,
-                                                                  voices: Self.voices(of: engine, for: publication, choosing: configuration.voiceIdentifier)))
+                                                 settings: settings, chapters: chapters, publication: publication, frontEnds: frontEnds)
                 .run(synthesizer, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
                 }

@@ -79,6 +79,12 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         if changed { markDirty() }
     }
 
+    /// Speech: the book's words by place, counted on another thread (any thread), for the time left.
+    func take(_ words: BookWordCount) {
+        shared.withLock { $0.status.bookWords = words }
+        markDirty()
+    }
+
     /// Stops drawing, gives the terminal back, then prints `summary` and what was written to stderr.
     func finish(summary: String?) {
         wake.lock()

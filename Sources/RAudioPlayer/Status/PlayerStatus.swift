@@ -71,6 +71,8 @@ public struct PlayerStatus: Equatable, Sendable {
     public var bookmarks: [Bookmark]?
     /// Speech: the pace of the reading, which estimates the time left.
     public var speechPace = SpeechPace()
+    /// Speech: the book's words by place, once counted (`SpeechPace` estimates the words left without them).
+    public var bookWords: BookWordCount?
     /// Bumped by each `Seeked`-worthy jump (a seek, `go`, a chapter change by command), for MPRIS.
     public var jumps = 0
 
@@ -111,7 +113,7 @@ public struct PlayerStatus: Equatable, Sendable {
     public var remainingAtSpeed: Double? {
         guard let duration, let elapsed else {
             guard mode == .speech, let progression else { return nil }
-            return speechPace.remaining(from: progression, speed: speed)
+            return speechPace.remaining(from: progression, speed: speed, book: bookWords)
         }
         return (duration - elapsed) / max(speed, 0.01)
     }

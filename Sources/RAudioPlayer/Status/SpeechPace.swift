@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /// How long the rest of a book read aloud takes, estimated from the words left in it at the current speed.
 ///
-/// A spoken book has no duration, and its content is parsed only as the reading reaches it, so the
-/// words of the whole book are not known ahead. What is known is `totalProgression`: each text
-/// locator's share of the book, by the byte length of its reading-order resource and its place in the
-/// resource's text (`EPUBContentService`). The pace measures, from the utterances heard one after the
-/// other, how many words a share of the book holds and how many words a second the voice says at 1×;
-/// then
+/// A spoken book has no duration. The words left come from `BookWordCount`, the words of each text
+/// element of the content, counted on a thread of its own when the reading starts (the element being
+/// heard counts whole). Until that count is there, they are estimated from `totalProgression`, each text
+/// locator's share of the book by the byte length of its reading-order resource and its place in the
+/// resource's text (`EPUBContentService`): as many words a share as in the part heard. The pace
+/// measures, from the utterances heard one after the other, how many words a second the voice says at
+/// 1× (and how many words a share of the book holds); then
 ///
-///     words left   = (1 − totalProgression) × words per share
+///     words left   = the book's words from the element heard on, or (1 − totalProgression) × words per share
 ///     seconds left = words left / (words a second at 1× × speed)
 ///
 /// A word is a run of characters between spaces, or one character of a script written without spaces
@@ -50,16 +51,23 @@ public struct SpeechPace: Equatable, Sendable {
         current = nil
     }
 
-    /// Seconds left from `progression` to the end at `speed`, or nil before enough was heard.
-    public func remaining(from progression: Double, speed: Double) -> Double? {
-        guard words >= 20, secondsAtNormalSpeed >= 5, share > 0 else { return nil }
-        let wordsLeft = max(0, 1 - progression) * Double(words) / share
+    /// Seconds left from `progression` to the end at `speed`, or nil before enough was heard. The words
+    /// left are counted in `book` when it is known, else estimated from the words heard per share.
+    public func remaining(from progression: Double, speed: Double, book: BookWordCount? = nil) -> Double? {
+        guard words >= 20, secondsAtNormalSpeed >= 5 else { return nil }
+        let wordsLeft: Double
+        if let book, book.total > 0 {
+            wordsLeft = Double(book.wordsLeft(from: progression))
+        } else {
+            guard share > 0 else { return nil }
+            wordsLeft = max(0, 1 - progression) * Double(words) / share
+        }
         let wordsPerSecond = Double(words) / secondsAtNormalSpeed
         return wordsLeft / (wordsPerSecond * max(speed, 0.01))
     }
 
     /// The words of `text`: runs between white space, each wide (CJK) character counted as a word.
-    static func words(in text: String) -> Int {
+    public static func words(in text: String) -> Int {
         var count = 0
         var inWord = false
         for scalar in text.unicodeScalars {
