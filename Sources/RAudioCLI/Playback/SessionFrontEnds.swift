@@ -49,12 +49,14 @@ struct SessionFrontEnds {
     /// unless `--json`; a progress bar when rendering to a WAV file with stderr on a terminal; the
     /// desktop's media controls (MPRIS, with `publication`'s cover) unless `--no-mpris` or the audio is
     /// rendered faster than real time (a WAV or null output without `--realtime` is no player to control).
-    static func make(options: PlaybackOptions, mode: PlayerStatus.Mode, chapters: ChapterMap?, publication: Publication? = nil) -> SessionFrontEnds {
+    /// `voices`: speech, the voices the terminal's `v` cycles through.
+    static func make(options: PlaybackOptions, mode: PlayerStatus.Mode, chapters: ChapterMap?, publication: Publication? = nil,
+                     voices: [String] = []) -> SessionFrontEnds {
         var frontEnds = SessionFrontEnds()
         var status = PlayerStatus(mode: mode)
         status.chapters = chapters?.entries.map { PlayerStatus.Chapter(title: $0.title, start: $0.start) } ?? []
         if options.usesTerminalPlayer {
-            frontEnds.terminal = TerminalPlayer(status: status)
+            frontEnds.terminal = TerminalPlayer(status: status, voices: voices)
         } else if case .wav(let path) = options.output, isatty(STDERR_FILENO) == 1 {
             frontEnds.observers.append(RenderProgress(status: status, path: path))
         }

@@ -70,9 +70,13 @@ struct SpeakSession {
             let chapters = ChapterMap(publication: publication)
             let settings = PlayerSettings(speed: configuration.speed, volume: configuration.volume, pitch: configuration.pitch,
                                           voice: Self.voiceInUse(configuration: configuration, engine: engine, publication: publication))
+            let frontEnds = SessionFrontEnds.make(options: command.options, mode: .speech, chapters: chapters, publication: publication,
+                                                  voices: Self.voices(of: engine, for: publication, choosing: settings.voice))
+            if let terminal = frontEnds.terminal {
+                BookWordCounting.start(publication: publication, skipping: configuration.skippedRoles) { terminal.take($0) }
+            }
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
-                                                 settings: settings, chapters: chapters, publication: publication,
-                                                 frontEnds: .make(options: command.options, mode: .speech, chapters: chapters, publication: publication))
+                                                 settings: settings, chapters: chapters, publication: publication, frontEnds: frontEnds)
                 .run(synthesizer, opened: PlayerEvent.opened(publication, duration: nil)) {
                     await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
                 }
@@ -93,6 +97,18 @@ struct SpeakSession {
         if let identifier = configuration.voiceIdentifier { return identifier }
         let language = publication.metadata.languages.first.map(Language.init(code:)) ?? configuration.defaultLanguage ?? Language(code: "en")
         return engine.voice(forLanguage: language).voice.identifier
+    }
+
+    /// The identifiers of the voices that speak `publication`'s language (its first), sorted, with the voice
+    /// chosen among them: what the terminal player's `v` cycles through. Empty for a book without a language.
+    static func voices(of engine: any TTSEngine, for publication: Publication, choosing chosen: String?) -> [String] {
+        guard let language = publication.metadata.language.map(Language.init(code:)) else { return [] }
+        let base = language.baseCode.lowercased()
+        var identifiers = engine.availableVoices
+            .filter { voice in ([voice.language] + voice.otherLanguages).contains { $0.baseCode.lowercased() == base } }
+            .map(\.identifier)
+        if let chosen, !identifiers.contains(chosen) { identifiers.append(chosen) }
+        return Array(Set(identifiers)).sorted()
     }
 
     /// Plans from `--from`; returns a message when it is unusable.

@@ -3,7 +3,8 @@
 /// and the rest of the sentence shaded.
 ///
 /// White space in the page's text (newlines, indentation) is shown as single spaces; a word wider
-/// than the line, as in Chinese or Japanese text without spaces, is cut at character boundaries.
+/// than the line, as in Chinese or Japanese text without spaces, is cut at character boundaries where
+/// the line-breaking rules (`SentenceLayout+LineBreaking.swift`, kinsoku) allow one.
 enum SentenceLayout {
     static func lines(_ sentence: String, word: Range<String.Index>?, columns: Int) -> [StyledLine] {
         guard columns > 0 else { return [] }
@@ -25,18 +26,42 @@ enum SentenceLayout {
                 lineWidth = tokenWidth
                 continue
             }
-            // Wider than a line: fill this line, then go on character by character.
-            for span in token.spans {
-                for character in span.text {
-                    let width = DisplayWidth.of(character)
-                    if lineWidth + width > columns {
-                        lines.append(StyledLine(line))
-                        line = []
-                        lineWidth = 0
-                    }
-                    line.append(Span(text: String(character), style: span.style))
-                    lineWidth += width
+            // Wider than a line (Chinese or Japanese text has no spaces): fill this line, then go on,
+            // breaking between characters where the line-breaking rules allow.
+            if separator == 1 && lineWidth + separator < columns {
+                line.append(Span(text: " ", style: .shaded))
+                lineWidth += 1
+            }
+            let characters = token.spans.flatMap { span in span.text.map { (character: $0, style: span.style) } }
+            let plain = characters.map(\.character)
+            var start = 0
+            while start < characters.count {
+                var end = start
+                var width = lineWidth
+                while end < characters.count, width + DisplayWidth.of(characters[end].character) <= columns {
+                    width += DisplayWidth.of(characters[end].character)
+                    end += 1
                 }
+                var cut = end
+                if end < characters.count {
+                    cut = breakIndex(in: plain, from: start, before: end)
+                    if cut == start && lineWidth > 0 {
+                        // Nothing of the token can end this line: it starts on the next one.
+                        lines.append(StyledLine(line))
+                        (line, lineWidth) = ([], 0)
+                        continue
+                    }
+                    if cut == start { cut = max(end, start + 1) }  // no allowed break: cut where the line is full
+                }
+                for (character, style) in characters[start..<cut] {
+                    line.append(Span(text: String(character), style: style))
+                    lineWidth += DisplayWidth.of(character)
+                }
+                if cut < characters.count {
+                    lines.append(StyledLine(line))
+                    (line, lineWidth) = ([], 0)
+                }
+                start = cut
             }
         }
         if !line.isEmpty { lines.append(StyledLine(merged(line))) }

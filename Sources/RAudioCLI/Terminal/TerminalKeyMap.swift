@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
 import RAudioPlayer
+import RAudioState
 /// What a key does in the terminal player: a command of the protocol, or a change of what the display shows.
 enum TerminalAction: Equatable, Sendable {
     case command(PlayerCommand)
     case show(TerminalOverlay)
+    /// Shows an overlay and sends the command that fills it (`bookmarks` for the bookmark list).
+    case open(TerminalOverlay, asking: PlayerCommand)
     case none
 }
 
@@ -12,6 +16,9 @@ enum TerminalAction: Equatable, Sendable {
 /// A pure mapping from a key, the status and what is shown to an action, so each key is tested
 /// without a terminal. Seeking keys move 10 s of audio in an audiobook and one sentence in speech.
 struct TerminalKeyMap {
+    /// Speech: the identifiers of the voices for the book's language, which `v` cycles through.
+    var voices: [String] = []
+
     /// The sleep timer steps `s` cycles through: 15, 30, 60 minutes, the end of the chapter, off.
     static let sleepSteps: [SleepRequest] = [.after(seconds: 900), .after(seconds: 1800), .after(seconds: 3600), .endOfChapter, .off]
 
@@ -24,6 +31,8 @@ struct TerminalKeyMap {
             return .show(.none)  // any key closes the help
         case .chapters(let selected):
             return chapterListAction(for: key, selected: selected, count: status.chapters.count)
+        case .bookmarks(let selected):
+            return bookmarkListAction(for: key, selected: selected, bookmarks: status.bookmarks ?? [])
         case .none:
             break
         }
@@ -39,6 +48,10 @@ struct TerminalKeyMap {
         case .character("-"), .character("_"): return .command(.volume(Self.stepped(status.volume, by: -0.1, in: 0...2)))
         case .character("+"), .character("="): return .command(.volume(Self.stepped(status.volume, by: 0.1, in: 0...2)))
         case .character("b"), .character("B"): return .command(.bookmark(note: nil))
+        case .character("m"), .character("M"): return .open(.bookmarks(selected: 0), asking: .bookmarks)
+        case .character("v"), .character("V"):
+            guard status.mode == .speech, let voice = Self.voice(after: status.voice, in: voices) else { return .none }
+            return .command(.voice(voice))
         case .character("s"), .character("S"):
             sleepStep = status.sleep == .off ? 0 : (sleepStep + 1) % Self.sleepSteps.count
             let step = Self.sleepSteps[sleepStep]
@@ -63,6 +76,25 @@ struct TerminalKeyMap {
         }
     }
 
+    private func bookmarkListAction(for key: Key, selected: Int, bookmarks: [Bookmark]) -> TerminalAction {
+        switch key {
+        case .up: return .show(.bookmarks(selected: max(0, selected - 1)))
+        case .down: return .show(.bookmarks(selected: max(0, min(bookmarks.count - 1, selected + 1))))
+        case .enter:
+            guard bookmarks.indices.contains(selected) else { return .none }
+            return .command(.goToBookmark(id: bookmarks[selected].id))
+        case .escape, .character("m"), .character("M"), .character("q"): return .show(.none)
+        default: return .none
+        }
+    }
+
+    /// The voice after `current` in `voices`, round to the first; nil when there is no other.
+    static func voice(after current: String?, in voices: [String]) -> String? {
+        guard let index = voices.firstIndex(where: { $0.caseInsensitiveCompare(current ?? "") == .orderedSame }) else { return voices.first }
+        let next = voices[(index + 1) % voices.count]
+        return next == voices[index] ? nil : next
+    }
+
     /// `value` moved by `step`, on the grid of `step` (to the thousandth), kept in `range`.
     static func stepped(_ value: Double, by step: Double, in range: ClosedRange<Double>) -> Double {
         let moved = ((value + step) / abs(step)).rounded() * abs(step)
@@ -72,11 +104,12 @@ struct TerminalKeyMap {
     /// The `?` screen.
     static func helpLines(for mode: PlayerStatus.Mode) -> [StyledLine] {
         let move = mode == .audiobook ? "back / forward 10 s" : "previous / next sentence"
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("space", "pause / play"), ("← →", move), ("↑ ↓", "previous / next chapter"), ("c", "chapter list"),
-            ("[ ]", "speed − / +"), ("- +", "volume − / +"), ("b", "bookmark this place"),
+            ("[ ]", "speed − / +"), ("- +", "volume − / +"), ("b", "bookmark this place"), ("m", "bookmark list"),
             ("s", "sleep timer: 15, 30, 60 min, end of chapter, off"), ("?", "this help (any key closes it)"), ("q", "quit"),
         ]
+        if mode == .speech { rows.insert(("v", "next voice for the book's language"), at: rows.count - 2) }
         return [StyledLine("Keys", .bold)] + rows.map { StyledLine([Span(text: DisplayWidth.padded($0.0, to: 7), style: .accent), Span(text: $0.1)]) }
     }
 }

@@ -39,11 +39,14 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         var lastLogMessage: PlayerStatus.Message?
     }
 
-    init(status: PlayerStatus, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// - Parameter voices: speech: the identifiers of the voices `v` cycles through.
+    init(status: PlayerStatus, voices: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) {
         (commands, commandContinuation) = AsyncStream.makeStream(of: PlayerCommand.self)
         capabilities = TerminalCapabilities.fromEnvironment(environment)
         drawsScreen = TerminalMode.canMoveCursor
-        shared = Locked(SharedState(status: status))
+        var state = SharedState(status: status)
+        state.keyMap.voices = voices
+        shared = Locked(state)
     }
 
     /// Takes the terminal: raw keys, the alternate screen, stderr captured; starts drawing.
@@ -74,6 +77,12 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             return event.kind != .position || state.status.shownTime != before
         }
         if changed { markDirty() }
+    }
+
+    /// Speech: the book's words by place, counted on another thread (any thread), for the time left.
+    func take(_ words: BookWordCount) {
+        shared.withLock { $0.status.bookWords = words }
+        markDirty()
     }
 
     /// Stops drawing, gives the terminal back, then prints `summary` and what was written to stderr.
@@ -124,8 +133,9 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
             let action = state.keyMap.action(for: key, status: state.status, overlay: state.overlay)
             switch action {
             case .show(let overlay): state.overlay = overlay
+            case .open(let overlay, _): state.overlay = overlay
             case .command(let command):
-                if case .chapters = state.overlay { state.overlay = .none }
+                state.overlay = .none  // a list's entry picked (no other key of an overlay sends a command)
                 state.status.expect(command)
             case .none: break
             }
@@ -134,6 +144,9 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         switch action {
         case .command(let command): commandContinuation.yield(command)
         case .show: markDirty()
+        case .open(_, let command):
+            markDirty()
+            commandContinuation.yield(command)
         case .none: break
         }
     }

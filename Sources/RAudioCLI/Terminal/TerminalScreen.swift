@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioPlayer
+import RAudioState
 import ReadiumNavigator
+import ReadiumShared
 
 /// What the terminal player shows over the player's status, when asked.
 enum TerminalOverlay: Equatable, Sendable {
@@ -9,6 +11,8 @@ enum TerminalOverlay: Equatable, Sendable {
     case help
     /// The chapter list, the entry under the cursor at `selected`.
     case chapters(selected: Int)
+    /// The book's bookmarks (`m`), the entry under the cursor at `selected`; empty until the `bookmarks` event came.
+    case bookmarks(selected: Int)
 }
 
 /// Lays out one frame of the terminal player from a `PlayerStatus`: a pure function of the status,
@@ -37,6 +41,7 @@ struct TerminalScreen {
         case .none: top += body(rows: bodyRows)
         case .help: top += fitted(TerminalKeyMap.helpLines(for: status.mode), rows: bodyRows)
         case .chapters(let selected): top += chapterList(selected: selected, rows: bodyRows)
+        case .bookmarks(let selected): top += bookmarkList(selected: selected, rows: bodyRows)
         }
         let padding = max(0, rows - top.count - bottom.count)
         let all = top + Array(repeating: StyledLine(), count: padding) + bottom
@@ -84,6 +89,13 @@ struct TerminalScreen {
             }
         } else if let progression = status.progression {
             spans.append(Span(text: "  \(Self.percent(progression))"))
+            // Speech: estimated from the words left (SpeechPace), hence "about", to 10 s under ten
+            // minutes and to the minute above.
+            if let estimate = status.remainingAtSpeed {
+                let step: Double = estimate < 600 ? 10 : 60
+                let left = (estimate / step).rounded() * step
+                spans.append(Span(text: isNarrow ? "  ~\(Self.time(left))" : " · about \(Self.time(left)) left", style: .dim))
+            }
         }
         return StyledLine(spans)
     }
@@ -127,9 +139,23 @@ struct TerminalScreen {
         } else {
             lines.append(StyledLine())
         }
-        let hint = isNarrow ? "space pause · ? keys · q quit" : "space pause · ←/→ back/forward · ↑/↓ chapter · ? keys · q quit"
-        lines.append(StyledLine(hint, .dim))
+        lines.append(StyledLine(keyHint(), .dim))
         return lines
+    }
+
+    /// The reminder of the keys: the most used, and the lists and voice keys; fewer in a narrow window
+    /// (the `?` screen lists them all).
+    private func keyHint() -> String {
+        guard !isNarrow else { return "space pause · ? keys · q quit" }
+        var keys = ["space pause", status.mode == .audiobook ? "←/→ back/forward" : "←/→ sentence", "↑/↓ chapter", "m bookmarks"]
+        if status.mode == .speech { keys.append("v voice") }
+        keys += ["? keys", "q quit"]
+        for separator in [" · ", "  "] {
+            let hint = keys.joined(separator: separator)
+            if DisplayWidth.of(hint) <= columns { return hint }
+        }
+        while keys.count > 3, DisplayWidth.of(keys.joined(separator: "  ")) > columns { keys.remove(at: keys.count - 3) }
+        return keys.joined(separator: "  ")
     }
 
     private func chapterList(selected: Int, rows: Int) -> [StyledLine] {
@@ -141,6 +167,33 @@ struct TerminalScreen {
             return StyledLine("\(marker)\(index + 1). \(chapter.title)\(start)", index == selected ? .selected : .plain)
         }
         return [title] + fitted(entries, rows: rows - 1, keeping: selected)
+    }
+
+    private func bookmarkList(selected: Int, rows: Int) -> [StyledLine] {
+        guard rows > 1 else { return [] }
+        let title = StyledLine("Bookmarks (↑/↓ choose, enter go, esc close)", .bold)
+        guard let bookmarks = status.bookmarks else { return [title, StyledLine("…", .dim)] }
+        guard !bookmarks.isEmpty else { return [title, StyledLine("No bookmarks yet: b bookmarks the place being heard.", .dim)] }
+        let entries = bookmarks.enumerated().map { index, bookmark in
+            StyledLine("\(bookmark.id). \(Self.place(of: bookmark))", index == selected ? .selected : .plain)
+        }
+        return [title] + fitted(entries, rows: rows - 1, keeping: selected)
+    }
+
+    /// Where a bookmark is, for its line in the list: the chapter or time, the percentage, the words
+    /// heard there, and the note.
+    static func place(of bookmark: Bookmark) -> String {
+        var parts: [String] = []
+        if let locator = try? Locator(jsonString: bookmark.locator, source: "bookmark \(bookmark.id)") {
+            if let title = locator.title, !title.isEmpty { parts.append(title) }
+            if let begin = locator.locations.time?.begin { parts.append(Self.time(begin)) }
+            if let progression = locator.locations.totalProgression { parts.append(Self.percent(progression)) }
+            if let quote = locator.text.highlight?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !quote.isEmpty {
+                parts.append("“\(DisplayWidth.truncated(quote, to: 40))”")
+            }
+        }
+        if let note = bookmark.note, !note.isEmpty { parts.append(note) }
+        return parts.isEmpty ? "bookmark" : parts.joined(separator: " · ")
     }
 
     /// At most `rows` of `lines`, scrolled so that line `keeping` is in view.

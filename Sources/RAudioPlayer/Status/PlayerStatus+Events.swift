@@ -14,6 +14,7 @@ extension PlayerStatus {
             narrators = publication.narrators
         case .state(let state, let locator, _, _):
             if state == .playing { wasPlaying = true } else if state != .loading { wasPlaying = false }
+            if state != .playing { speechPace.interrupted() }
             if (state == .playing) != (self.state == .playing) { followSleepTimer(isPlaying: state == .playing, now: now) }
             self.state = state
             take(locator)
@@ -31,9 +32,9 @@ extension PlayerStatus {
             take(locator)
         case .utterance(let text, _, let voice, let locator, _):
             self.voice = voice
-            applyUtterance(text: text, locator: locator)
+            applyUtterance(text: text, locator: locator, now: now)
         case .narration(let text, _, let locator, _):
-            applyUtterance(text: text, locator: locator)
+            applyUtterance(text: text, locator: locator, now: now)
         case .media(let kind, let source, let locator):
             // The page's own audio plays: show what, by its title or file name.
             take(locator)
@@ -54,9 +55,12 @@ extension PlayerStatus {
             message = Message(kind: .error, text: issue.message)
         case .bookmark(let bookmark):
             message = Message(kind: .info, text: "bookmark \(bookmark.id) saved")
+            bookmarks?.append(bookmark)
+        case .bookmarks(let list):
+            bookmarks = list
         case .ack(let command, _):
             if command.movesThePosition { jumps += 1 }
-        case .bookmarks, .toc, .hello, .listening:
+        case .toc, .hello, .listening:
             break
         }
     }
@@ -67,28 +71,51 @@ extension PlayerStatus {
         locatorCount += 1
     }
 
-    private mutating func applyUtterance(text: String, locator: Locator) {
+    /// The sentence shown is what is spoken, `text` (white space collapsed, ruby readings left out, an
+    /// image's alternative text), not the page's quote in `locator.text.highlight`, which keeps ruby
+    /// readings inline (`昨夕ゆうべは` for `昨夕は`); the quote stands in only for an utterance without text.
+    private mutating func applyUtterance(text: String, locator: Locator, now: Double) {
         take(locator)
-        sentence = locator.text.highlight ?? text
+        sentence = text.isEmpty ? locator.text.highlight ?? text : text
         word = nil
+        if mode == .speech {
+            speechPace.utteranceStarted(words: SpeechPace.words(in: text), at: locator.locations.totalProgression, now: now, speed: speed, jumps: jumps)
+        }
     }
 
-    /// Finds the word of a `range` event in the sentence: of the places the word occurs, the one whose
-    /// text before it in the sentence agrees longest with the locator's `text.before` (a word can be
-    /// said twice in one sentence).
+    /// Finds the word of a `range` event in the sentence. Its `text.highlight` and `text.before` are the
+    /// page's text, which can hold ruby readings and line breaks the sentence has not: the word is looked
+    /// for as it is, else by its longest start the sentence has (`昨夕` of `昨夕ゆうべ`). Of the places it
+    /// occurs (a word can be said twice in one sentence), the one whose text before it agrees longest
+    /// with `text.before`.
     private mutating func applyRange(_ locator: Locator) {
-        guard let sentence, let heard = locator.text.highlight, !heard.isEmpty else { return }
+        guard let sentence, let quoted = locator.text.highlight else { return }
         let before = locator.text.before ?? ""
+        var heard = quoted.trimmingCharacters(in: .whitespacesAndNewlines)
+        while !heard.isEmpty && sentence.range(of: heard) == nil { heard.removeLast() }
+        guard !heard.isEmpty else { return }
         var best: (range: Range<String.Index>, agreement: Int)?
         var searchStart = sentence.startIndex
         while let found = sentence.range(of: heard, range: searchStart..<sentence.endIndex) {
-            let prefix = sentence[..<found.lowerBound]
-            let agrees = before.hasSuffix(prefix) || prefix.hasSuffix(before)
-            let agreement = agrees ? min(prefix.count, before.count) : -1
+            let agreement = Self.agreement(of: sentence[..<found.lowerBound], with: before)
             if best == nil || agreement > best!.agreement { best = (found, agreement) }
             searchStart = sentence.index(after: found.lowerBound)
         }
         word = best?.range
+    }
+
+    /// How many characters at the end of `prefix` are found, in order, at the end of `before`, white space
+    /// left out on both sides and short runs of `before` skipped (ruby readings, up to 8 characters).
+    static func agreement(of prefix: Substring, with before: String) -> Int {
+        let wanted = Array(prefix.filter { !$0.isWhitespace }.reversed())
+        let page = Array(before.filter { !$0.isWhitespace }.reversed())
+        var (matched, cursor) = (0, 0)
+        for character in wanted {
+            guard let found = page[cursor...].prefix(9).firstIndex(of: character) else { break }
+            matched += 1
+            cursor = found + 1
+        }
+        return matched
     }
 
     private mutating func applySleep(_ event: SleepEvent, now: Double) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioState
 import ReadiumNavigator
 import ReadiumShared
 
@@ -66,6 +67,12 @@ public struct PlayerStatus: Equatable, Sendable {
     public var word: Range<String.Index>?
     /// The last warning, error or confirmation, for a line of its own.
     public var message: Message?
+    /// The book's bookmarks, oldest first, once a `bookmarks` event listed them (bookmarks made since are added).
+    public var bookmarks: [Bookmark]?
+    /// Speech: the pace of the reading, which estimates the time left.
+    public var speechPace = SpeechPace()
+    /// Speech: the book's words by place, once counted (`SpeechPace` estimates the words left without them).
+    public var bookWords: BookWordCount?
     /// Bumped by each `Seeked`-worthy jump (a seek, `go`, a chapter change by command), for MPRIS.
     public var jumps = 0
 
@@ -84,12 +91,13 @@ public struct PlayerStatus: Equatable, Sendable {
         self.mode = mode
     }
 
-    /// Takes the value of a `speed` or `volume` command sent, before its `settings` event confirms it,
+    /// Takes the value of a `speed`, `volume` or `voice` command sent, before its `settings` event confirms it,
     /// so that a key pressed twice quickly steps twice.
     public mutating func expect(_ command: PlayerCommand) {
         switch command {
         case .speed(let value): speed = value
         case .volume(let value): volume = value
+        case .voice(let value): voice = value
         default: break
         }
     }
@@ -100,9 +108,13 @@ public struct PlayerStatus: Equatable, Sendable {
         return min(duration, max(0, progression * duration))
     }
 
-    /// Time left at the current speed, in wall-clock seconds.
+    /// Time left at the current speed, in wall-clock seconds: from the duration for audio; for speech,
+    /// estimated from the words left in the book (`SpeechPace`).
     public var remainingAtSpeed: Double? {
-        guard let duration, let elapsed else { return nil }
+        guard let duration, let elapsed else {
+            guard mode == .speech, let progression else { return nil }
+            return speechPace.remaining(from: progression, speed: speed, book: bookWords)
+        }
         return (duration - elapsed) / max(speed, 0.01)
     }
 

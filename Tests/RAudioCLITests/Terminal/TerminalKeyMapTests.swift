@@ -2,6 +2,7 @@
 import Testing
 @testable import RAudioCLI
 @testable import RAudioPlayer
+@testable import RAudioState
 
 /// Each key of the terminal player and the command it sends.
 @Suite struct TerminalKeyMapTests {
@@ -60,5 +61,39 @@ import Testing
         #expect(map.action(for: .enter, status: status, overlay: .chapters(selected: 1)) == .command(.chapter(.number(2))))
         #expect(map.action(for: .escape, status: status, overlay: .chapters(selected: 1)) == .show(.none))
         #expect(map.action(for: .character("q"), status: status, overlay: .help) == .show(.none), "any key closes the help")
+    }
+
+    @Test func theBookmarkListIsAskedForNavigatedAndPicked() {
+        var map = TerminalKeyMap()
+        var status = TerminalScreenTests.audiobookStatus()
+        #expect(map.action(for: .character("m"), status: status, overlay: .none) == .open(.bookmarks(selected: 0), asking: .bookmarks))
+        #expect(map.action(for: .enter, status: status, overlay: .bookmarks(selected: 0)) == .none, "the list has not come yet")
+        status.apply(.bookmarks([Bookmark(id: 4, locator: "{}", note: nil, created: 0), Bookmark(id: 9, locator: "{}", note: "here", created: 1)]))
+        #expect(map.action(for: .down, status: status, overlay: .bookmarks(selected: 0)) == .show(.bookmarks(selected: 1)))
+        #expect(map.action(for: .down, status: status, overlay: .bookmarks(selected: 1)) == .show(.bookmarks(selected: 1)))
+        #expect(map.action(for: .up, status: status, overlay: .bookmarks(selected: 0)) == .show(.bookmarks(selected: 0)))
+        #expect(map.action(for: .enter, status: status, overlay: .bookmarks(selected: 1)) == .command(.goToBookmark(id: 9)))
+        #expect(map.action(for: .escape, status: status, overlay: .bookmarks(selected: 1)) == .show(.none))
+        #expect(map.action(for: .character(" "), status: status, overlay: .bookmarks(selected: 1)) == .none, "the list keeps the keys")
+        status.apply(.bookmark(Bookmark(id: 10, locator: "{}", note: nil, created: 2)))
+        #expect(status.bookmarks?.map(\.id) == [4, 9, 10], "a bookmark made since is listed")
+    }
+
+    @Test func vCyclesThroughTheVoicesOfTheBooksLanguage() {
+        var map = TerminalKeyMap()
+        map.voices = ["en-gb", "en-us", "en-us-nyc"]
+        var status = PlayerStatus(mode: .speech)
+        status.voice = "en-us"
+        #expect(map.action(for: .character("v"), status: status, overlay: .none) == .command(.voice("en-us-nyc")))
+        status.expect(.voice("en-us-nyc"))
+        #expect(map.action(for: .character("v"), status: status, overlay: .none) == .command(.voice("en-gb")), "round to the first")
+        map.voices = ["en-us"]
+        status.voice = "en-us"
+        #expect(map.action(for: .character("v"), status: status, overlay: .none) == .none, "no other voice")
+        map.voices = ["en-gb", "en-us"]
+        #expect(map.action(for: .character("v"), status: TerminalScreenTests.audiobookStatus(), overlay: .none) == .none, "an audiobook has no voice")
+        #expect(TerminalKeyMap.helpLines(for: .speech).map(\.text).contains { $0.contains("v") && $0.contains("voice") })
+        #expect(!TerminalKeyMap.helpLines(for: .audiobook).map(\.text).contains { $0.contains("voice") })
+        #expect(TerminalKeyMap.helpLines(for: .audiobook).map(\.text).contains { $0.contains("m") && $0.contains("bookmark list") })
     }
 }

@@ -109,6 +109,63 @@ import Testing
         Self.expectRestored(terminal, exit: 0)
     }
 
+    /// Speech: the time left estimated from words, `v` for the next voice of the book's language, and `m`
+    /// for the bookmark list, whose entry picked with Enter is where the reading goes back to.
+    @Test func speechShowsTimeLeftChangesVoiceAndGoesToABookmarkFromItsList() throws {
+        guard try Self.startable() else { return }
+        let state = try TemporaryDirectory()
+        let terminal = try TmuxSession(columns: 100, rows: 24, environment: ["RAUDIO_NO_STATE": "", "RAUDIO_STATE_DIR": state.url.path])
+        try terminal.run("\(Self.raudio) speak \(SpeakCommandTests.sampleEPUB) --output null --realtime" + Self.afterExit)
+        #expect(terminal.waitForScreen(timeout: 20) { $0.contains("The wind rose") } != nil, "no sentence:\n\(terminal.lastScreen)")
+        #expect(terminal.lastScreen.contains("m bookmarks · v voice"), "the new keys are not in the key line:\n\(terminal.lastScreen)")
+        try terminal.type("b")
+        #expect(terminal.waitForScreen(timeout: 5) { $0.contains("bookmark 1 saved") } != nil, "b did not bookmark:\n\(terminal.lastScreen)")
+        try terminal.type("v")
+        #expect(terminal.waitForScreen(timeout: 10) { $0.contains("voice en-us-nyc") } != nil, "v did not take the next English voice:\n\(terminal.lastScreen)")
+        #expect(terminal.waitForScreen(timeout: 30) { $0.range(of: #"\d+% · about \d+:\d\d left"#, options: .regularExpression) != nil } != nil,
+                "no time left estimated:\n\(terminal.lastScreen)")
+        try terminal.press("Right")
+        #expect(terminal.waitForScreen(timeout: 10) { !$0.contains("The wind rose") } != nil, "→ did not move on:\n\(terminal.lastScreen)")
+        try terminal.type("m")
+        #expect(terminal.waitForScreen(timeout: 5) { $0.contains("Bookmarks (") && $0.contains("1. ") && $0.contains("“The wind rose") } != nil,
+                "m shows no bookmark list:\n\(terminal.lastScreen)")
+        try terminal.press("Enter")
+        #expect(terminal.waitForScreen(timeout: 10) { !$0.contains("Bookmarks (") && $0.contains("The wind rose") } != nil,
+                "Enter did not go to the bookmark:\n\(terminal.lastScreen)")
+        try terminal.type("m")
+        #expect(terminal.waitForScreen(timeout: 5) { $0.contains("Bookmarks (") } != nil)
+        try terminal.press("Escape")
+        #expect(terminal.waitForScreen(timeout: 5) { !$0.contains("Bookmarks (") } != nil, "Escape did not close the list:\n\(terminal.lastScreen)")
+        try terminal.type("q")
+        Self.expectRestored(terminal, exit: 0)
+    }
+
+    /// Japanese read aloud: the sentence is shown as spoken (the ruby reading ゆうべ of 昨夕 left out), the word
+    /// heard is highlighted in it, and at 40 columns the line that would leave "。" alone at the start of
+    /// the next one breaks a character earlier (kinsoku).
+    @Test func japaneseIsShownAsSpokenAndWrapsWithoutPunctuationAtALineStart() throws {
+        guard try Self.startable() else { return }
+        let page = TestBooks.xhtml(["<ruby>昨夕<rt>ゆうべ</rt></ruby>は雨が降っていました。わたしは窓の外をずっと長い間見ていました。"], lang: "ja")
+        let book = try TestBooks.epub(pages: [("p.xhtml", "application/xhtml+xml", page)], language: "ja")
+        defer { try? FileManager.default.removeItem(at: book) }
+        let state = try TemporaryDirectory()
+        let terminal = try TmuxSession(columns: 40, rows: 20, environment: ["RAUDIO_NO_STATE": "", "RAUDIO_STATE_DIR": state.url.path])
+        try terminal.run("\(Self.raudio) speak \(book.path) --output null --realtime" + Self.afterExit)
+        #expect(terminal.waitForScreen(timeout: 20) { $0.contains("昨夕は雨が降っていました。") } != nil, "the sentence is not shown as spoken:\n\(terminal.lastScreen)")
+        #expect(!terminal.lastScreen.contains("ゆうべ"), "the ruby reading is shown:\n\(terminal.lastScreen)")
+        var highlighted = false
+        for _ in 0..<30 where !highlighted {
+            highlighted = terminal.screenWithEscapes().contains("43m昨夕\u{1B}[")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(highlighted, "昨夕 is not the word highlighted:\n\(terminal.screenWithEscapes())")
+        let wrapped = terminal.waitForScreen(timeout: 20) { $0.contains("わたしは窓の外をずっと長い間見ていまし\nた。") }
+        #expect(wrapped != nil, "the 20-character line does not break before the character that precedes 。:\n\(terminal.lastScreen)")
+        #expect(!terminal.screen().contains { $0.hasPrefix("。") }, "。 begins a line:\n\(terminal.lastScreen)")
+        try terminal.type("q")
+        Self.expectRestored(terminal, exit: 0)
+    }
+
     @Test func aResizeRedrawsAndNarrowWindowsWithWideAndRightToLeftTitlesFit() throws {
         guard try Self.startable() else { return }
         let folder = try TemporaryDirectory()

@@ -5,6 +5,7 @@ import ReadiumNavigator
 import Testing
 @testable import RAudioCLI
 @testable import RAudioPlayer
+@testable import RAudioState
 
 /// The terminal player's frame, laid out without a terminal: every line fits the window, the parts
 /// the issue names are there, and the escape sequences follow what the terminal allows.
@@ -89,5 +90,39 @@ import Testing
         #expect(list.map(\.text).contains { $0.contains("▶ 2. The Ship") }, "the chapter being heard is marked")
         let help = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .help).lines().map(\.text).joined(separator: "\n")
         for key in ["space", "← →", "↑ ↓", "[ ]", "- +", "b ", "s ", "c ", "q "] { #expect(help.contains(key), "\(key) missing from help") }
+    }
+
+    @Test func theBookmarkListShowsWhereEachBookmarkIs() {
+        var status = Self.audiobookStatus()
+        let asked = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .bookmarks(selected: 0)).lines().map(\.text)
+        #expect(asked.contains { $0.hasPrefix("Bookmarks (") } && asked.contains("…"), "waiting for the list:\n\(asked)")
+        status.bookmarks = []
+        let none = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .bookmarks(selected: 0)).lines().map(\.text)
+        #expect(none.contains { $0.contains("No bookmarks yet") })
+        status.bookmarks = [
+            Bookmark(id: 3, locator: #"{"href":"c2.xhtml","type":"application/xhtml+xml","title":"The Ship","locations":{"totalProgression":0.42},"text":{"highlight":"Ada\n   climbed the stair"}}"#, note: nil, created: 0),
+            Bookmark(id: 7, locator: #"{"href":"a.mp3","type":"audio/mpeg","locations":{"fragments":["t=75"]}}"#, note: "the storm", created: 1),
+        ]
+        let lines = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .bookmarks(selected: 1)).lines()
+        let text = lines.map(\.text)
+        #expect(text.contains { $0.contains("3. The Ship · 42% · “Ada climbed the stair”") }, "\(text)")
+        let selected = lines.filter { $0.spans.contains { $0.style == .selected } }.map(\.text)
+        #expect(selected.count == 1 && selected[0].contains("7. 1:15 · the storm"), "\(selected)")
+    }
+
+    @Test func speechShowsTheTimeLeftEstimatedFromWords() {
+        var status = PlayerStatus(mode: .speech)
+        status.state = .playing
+        for (index, now) in [0.0, 10, 20].enumerated() {
+            let text = Array(repeating: "word", count: 20).joined(separator: " ")
+            status.apply(.utterance(text: text, language: "en", voice: "en-us",
+                                    locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: 0.5 + Double(index) * 0.01))), now: now)
+        }
+        // 40 words in 20 s and 2 % of the book: 960 words left in the 48 %, 480 s (to the minute: an estimate).
+        let text = TerminalScreen(status: status, columns: 80, rows: 24).lines().map(\.text).joined(separator: "\n")
+        #expect(text.contains("52% · about 8:00 left"), "\(text)")
+        #expect(text.contains("m bookmarks  v voice  ? keys  q quit"), "the keys fit 80 columns")
+        let wide = TerminalScreen(status: status, columns: 100, rows: 24).lines().map(\.text).joined(separator: "\n")
+        #expect(wide.contains("←/→ sentence · ↑/↓ chapter · m bookmarks · v voice · ? keys · q quit"))
     }
 }

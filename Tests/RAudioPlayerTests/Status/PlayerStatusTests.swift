@@ -68,6 +68,71 @@ import Testing
         #expect(status.voice == "en-us")
     }
 
+    /// Japanese with ruby: the page's text reads `昨夕ゆうべは` where `昨夕は` is spoken; the sentence shown is the
+    /// spoken text, and the words of `range` events (page text, readings included) are found in it.
+    @Test func rubyReadingsAreNotShownAndTheWordsHeardAreFoundAllTheSame() throws {
+        var status = PlayerStatus(mode: .speech)
+        let page = "昨夕ゆうべは雨、今日きょうも雨。"
+        status.apply(.utterance(text: "昨夕は雨、今日も雨。", language: "ja", voice: "ja", locator: Self.text(page)))
+        let sentence = try #require(status.sentence)
+        #expect(sentence == "昨夕は雨、今日も雨。")
+        func heard(_ locator: Locator) throws -> String {
+            status.apply(.range(locator))
+            let word = try #require(status.word, "\(locator.text.highlight ?? "")")
+            return "\(sentence.distance(from: sentence.startIndex, to: word.lowerBound)):\(sentence[word])"
+        }
+        #expect(try heard(Self.text(before: "", "昨夕ゆうべ", after: "は雨")) == "0:昨夕", "a word with its reading")
+        #expect(try heard(Self.text(before: "", "昨夕", after: "ゆうべは雨")) == "0:昨夕", "a word without its reading")
+        #expect(try heard(Self.text(before: "昨夕ゆうべは", "雨", after: "、今日")) == "3:雨")
+        #expect(try heard(Self.text(before: "昨夕ゆうべは雨、今日きょうも", "雨", after: "。")) == "8:雨", "the second 雨, readings in `before`")
+        #expect(try heard(Self.text(before: "Once upon a time.\n    ", "昨夕ゆうべ", after: "は")) == "0:昨夕", "context before the sentence")
+    }
+
+    /// Speech has no duration: the time left is estimated from the words heard per share of the book and
+    /// per second, at the current speed.
+    @Test func speechEstimatesTheTimeLeftFromTheWordsLeft() throws {
+        var status = PlayerStatus(mode: .speech)
+        func utterance(_ words: Int, at progression: Double) -> PlayerEvent {
+            let text = Array(repeating: "word", count: words).joined(separator: " ")
+            return .utterance(text: text, language: "en", voice: "en-us",
+                              locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: progression)))
+        }
+        status.apply(.state(.playing, locator: nil), now: 0)
+        status.apply(utterance(10, at: 0.10), now: 0)
+        status.apply(utterance(10, at: 0.11), now: 4)
+        #expect(status.remainingAtSpeed == nil, "not before 20 words")
+        status.apply(utterance(10, at: 0.12), now: 8)
+        // 20 words in 0.02 of the book, 8 s: 1000 words a book, 2.5 words a second.
+        #expect(status.progression == 0.12)
+        let left = try #require(status.remainingAtSpeed)
+        #expect(abs(left - 880 / 2.5) < 0.001, "880 words left at 2.5 a second")
+        status.apply(.settings(PlayerSettings(speed: 2)))
+        #expect(abs(try #require(status.remainingAtSpeed) - 880 / 5) < 0.001, "twice as fast")
+        // A pause and a jump are not measured.
+        status.apply(.state(.paused, locator: nil), now: 9)
+        status.apply(.state(.playing, locator: nil), now: 600)
+        status.apply(utterance(10, at: 0.13), now: 600)
+        status.apply(.ack(.chapter(.next), id: nil))
+        status.apply(utterance(10, at: 0.5), now: 601)
+        #expect(status.speechPace.words == 20 && status.speechPace.secondsAtNormalSpeed == 8)
+        #expect(SpeechPace.words(in: "昨夕は雨。 A day") == 7)
+    }
+
+    /// The utterances of one paragraph share its `totalProgression`: the paragraph's share comes in one step,
+    /// to the next paragraph, however large, and its words are not counted without it.
+    @Test func aParagraphsShareComesWithTheStepToTheNextOne() throws {
+        var status = PlayerStatus(mode: .speech)
+        status.apply(.state(.playing, locator: nil), now: 0)
+        for (index, progression) in [0.2, 0.2, 0.2, 0.3].enumerated() {
+            status.apply(.utterance(text: Array(repeating: "word", count: 10).joined(separator: " "), language: "en", voice: "en-us",
+                                    locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: progression))),
+                         now: Double(index) * 4)
+        }
+        // 30 words in a tenth of the book and 12 s: 0.7 of the book is 210 words, 84 s.
+        let left = try #require(status.remainingAtSpeed)
+        #expect(abs(left - 84) < 0.001)
+    }
+
     @Test func theSleepTimerCountsDownAndWarningsAreKept() throws {
         var status = PlayerStatus(mode: .audiobook)
         status.apply(.state(.playing, locator: nil), now: 990)
