@@ -40,6 +40,9 @@ extension PlayerStatus {
             take(locator)
             sentence = "♪ \(kind.rawValue): \(source.title ?? String(source.href.split(separator: "/").last ?? ""))"
             word = nil
+            // The utterance before it ends here; the clip's seconds are no speech to measure the pace by.
+            speechPace.utteranceStarted(words: 0, at: locator.locations.totalProgression, now: now, speed: speed, jumps: jumps)
+            speechPace.interrupted()
         case .range(let locator):
             applyRange(locator)
         case .settings(let settings):

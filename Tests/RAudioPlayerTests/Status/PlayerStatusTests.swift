@@ -68,6 +68,25 @@ import Testing
         #expect(status.voice == "en-us")
     }
 
+    /// A clip played in place takes time and has no words: speech's pace is measured without it.
+    @Test func aClipPlayedInPlaceDoesNotSlowTheSpeechPace() throws {
+        var status = PlayerStatus(mode: .speech)
+        func text(_ words: Int, at progression: Double) -> PlayerEvent {
+            .utterance(text: Array(repeating: "word", count: words).joined(separator: " "), language: "en", voice: "en-us",
+                       locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: progression)))
+        }
+        let clip = PlayerEvent.media(kind: .audio, source: Link(href: "a.mp3"),
+                                     locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: .init(totalProgression: 0.3)))
+        status.apply(.state(.playing, locator: nil), now: 0)
+        status.apply(text(10, at: 0.1), now: 0)
+        status.apply(text(10, at: 0.2), now: 4)
+        status.apply(clip, now: 8)
+        // A minute of music, then speech again.
+        status.apply(text(10, at: 0.4), now: 68)
+        status.apply(text(10, at: 0.5), now: 72)
+        #expect(status.speechPace.words == 30 && status.speechPace.secondsAtNormalSpeed == 12, "\(status.speechPace)")
+    }
+
     /// Japanese with ruby: the page's text reads `昨夕ゆうべは` where `昨夕は` is spoken; the sentence shown is the
     /// spoken text, and the words of `range` events (page text, readings included) are found in it.
     @Test func rubyReadingsAreNotShownAndTheWordsHeardAreFoundAllTheSame() throws {
