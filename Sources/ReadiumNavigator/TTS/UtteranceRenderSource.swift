@@ -251,20 +251,9 @@ final class UtteranceRenderSource: RenderSource {
         engine.synthesize(request, cancellation: job.cancellation, onChunk: { job.receive($0) }) { job.complete($0) }
     }
 
-    /// Readium's voice rule: the chosen voice speaks the main language (and its own); text marked in
-    /// another language gets a voice for that language; text with no language the fallback's.
+    /// Readium's voice rule (`TTSUtterance(speaking:voice:...)`) with these settings.
     func ttsUtterance(for utterance: SpeechUtterance, settings: Settings) -> TTSUtterance {
-        let language = utterance.language ?? settings.mainLanguage ?? settings.fallbackLanguage
-        let voiceOrLanguage: TTSUtterance.VoiceOrLanguage
-        if let voice = settings.voice,
-           utterance.language == nil || settings.mainLanguage.map({ $0.baseCode.lowercased() == language.baseCode.lowercased() }) == true
-            || voice.speaks(baseLanguageOf: language) {
-            voiceOrLanguage = .voice(voice)
-        } else {
-            voiceOrLanguage = .language(language)
-        }
-        var request = TTSUtterance(text: utterance.text, voiceOrLanguage: voiceOrLanguage, rate: settings.speed, pitch: settings.pitch)
-        request.phonemes = utterance.phonemes
-        return request
+        TTSUtterance(speaking: utterance, voice: settings.voice, mainLanguage: settings.mainLanguage, fallbackLanguage: settings.fallbackLanguage,
+                     rate: settings.speed, pitch: settings.pitch)
     }
 }
