@@ -15,9 +15,9 @@ struct EmbeddedMediaOpener: Sendable {
         var failures: [(href: String, error: any Error)] = []
         for source in sources {
             do {
+                // The content extractor typed the link (the element's `type`, else its extension's).
                 let resource = try publication.resource(at: source.href)
-                let mediaType = source.mediaType ?? MediaType.forFileExtension(String(source.href.split(separator: ".").last ?? ""))
-                return (try decoderFactory.makeDecoder(for: resource, mediaType: mediaType), source)
+                return (try decoderFactory.makeDecoder(for: resource, mediaType: source.mediaType), source)
             } catch {
                 failures.append((source.href, error))
             }
