@@ -120,6 +120,9 @@ import Testing
         // first utterance in French, not the last one: the next may start before quit.)
         let french = try #require(Self.utterances(events).first { $0["voice"] == "fr" }, "nothing was spoken in French")
         #expect(french["text"] == "The Storm", "\(french)")
+        // The settings event after `voice fr` names the voice that speaks, as the utterance event does.
+        let voices = events.filter { $0["type"] == "settings" }.compactMap { $0["voice"]?.stringValue }
+        #expect(voices.last == french["voice"]?.stringValue, "settings named \(voices)")
     }
 
     @Test(arguments: [

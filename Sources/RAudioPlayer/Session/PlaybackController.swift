@@ -24,6 +24,13 @@ public protocol PlaybackController: Sendable {
     func perform(_ command: PlayerCommand) async throws(CommandRefusal)
     /// Releases the render thread and the output (a WAV file is complete when this returns).
     func close() async
+    /// The setting `command` left in effect once performed, as the `settings` event names it: the command
+    /// itself, but for a `voice` given as a language (`voice fr`), which names the voice chosen for it.
+    func setting(after command: PlayerCommand) async -> PlayerCommand
+}
+
+extension PlaybackController {
+    public func setting(after command: PlayerCommand) async -> PlayerCommand { command }
 }
 
 /// What a navigator reports, as the session prints it (docs/events.md): the navigators' common events.

@@ -27,4 +27,9 @@ extension PublicationSpeechSynthesizer: PlaybackController {
             _ = try await performNavigatorCommand(command)
         }
     }
+
+    public func setting(after command: PlayerCommand) async -> PlayerCommand {
+        guard case .voice = command, let identifier = voiceIdentifier else { return command }
+        return .voice(identifier)
+    }
 }

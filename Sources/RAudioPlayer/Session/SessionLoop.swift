@@ -165,9 +165,11 @@ public struct SessionLoop {
                 try writer.report(.error, code: error.code, message: error.message, fatal: false, id: request.id)
                 return nil
             }
-            memory?.note(request.command)
+            // What is remembered and announced is the setting in effect (`voice fr` names the voice chosen).
+            let setting = await controller.setting(after: request.command)
+            memory?.note(setting)
             try writer.write(.ack(request.command, id: request.id))
-            if settings.take(request.command) { try writer.write(.settings(settings)) }
+            if settings.take(setting) { try writer.write(.settings(settings)) }
         }
         return nil
     }

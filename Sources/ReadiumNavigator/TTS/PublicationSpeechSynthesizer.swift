@@ -183,6 +183,10 @@ public actor PublicationSpeechSynthesizer {
         }
     }
 
+    /// The identifier of the voice chosen by `configuration` or `setVoice(_:)`; nil while the engine picks
+    /// one per language.
+    public var voiceIdentifier: String? { configuration.voiceIdentifier }
+
     /// Speaks with voice `identifier` from the word being heard on. Throws `.unknownVoice`.
     public func setVoice(_ identifier: String) throws(TTSError) {
         guard let voice = engine.voice(withIdentifier: identifier) else {

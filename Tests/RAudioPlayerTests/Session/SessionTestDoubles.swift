@@ -21,6 +21,13 @@ final class ControllerDouble: PlaybackController {
     func status() async -> (state: PlaybackState, locator: Locator?) { current.withLock { $0 } }
     func perform(_ command: PlayerCommand) async throws(CommandRefusal) { performed.withLock { $0.append(command) } }
     func close() async {}
+
+    /// The voice a `voice` command chooses, as the speech synthesizer resolves a language to a voice.
+    let chosenVoice = Locked<String?>(nil)
+    func setting(after command: PlayerCommand) async -> PlayerCommand {
+        guard case .voice = command, let chosen = chosenVoice.withLock({ $0 }) else { return command }
+        return .voice(chosen)
+    }
 }
 
 /// Keeps every event the session writes, in order (as the terminal and MPRIS receive them).
