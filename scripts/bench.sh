@@ -9,7 +9,7 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
-#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts piper media_overlays");
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts piper media_overlays render");
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #   RAUDIO_BENCH_TTS_RUNS  hyperfine runs per text-to-speech throughput row (default 3)
 #   RAUDIO_BENCH_TTS_BOOKS more throughput rows, 'LABEL|EPUB|VOICE|RATE|PITCH' separated by ';' (a book
@@ -213,6 +213,8 @@ RAUDIO_BENCH_IPC_RUNS="${RAUDIO_BENCH_IPC_RUNS:-5}"
 RAUDIO_BENCH_IPC_SECONDS="${RAUDIO_BENCH_IPC_SECONDS:-20}"
 # bench_remote (scripts/bench-remote.sh): remote audiobooks over loopback through a private nginx (issue 17).
 source "$ROOT/scripts/bench-remote.sh"
+# bench_render (scripts/bench-render.sh): raudio render against espeak-ng | ffmpeg and piper | ffmpeg (issue 34).
+# Sourced at the end of the sections it needs (extract_text, the Piper environment's names): see below.
 
 # ---------------------------------------------------------------------------------------------------
 # A private PulseAudio daemon with a null sink (recipe of ../shared/docs/LINUX-INTEROP.md), in its own
@@ -1017,7 +1019,9 @@ write_report() {
     } >"$tmp" && mv "$tmp" "$OUTPUT"
 }
 
-for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts piper media_overlays}; do
+source "$ROOT/scripts/bench-render.sh"
+
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts piper media_overlays render}; do
     "bench_$section"
 done
 write_report
