@@ -85,16 +85,22 @@ public final class BookRenderer: Sendable {
                                          readingOrder: publication.readingOrder.map(\.hrefWithoutFragment))
         assembly.warnings = contentErrors.map { RenderWarning(code: $0.codeName, message: $0.description, href: $0.subject) }
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)
-        var requested = 0
+        let blockSize = settings.blockSize
+        let blockCount = (utterances.count + blockSize - 1) / blockSize
+        var requestedBlocks = 0
+        // Blocks handed to the engine ahead of the one being encoded: one per worker keeps them all busy.
         func requestAhead(of index: Int) {
-            while requested < utterances.count, requested <= index + settings.synthesisWindow {
-                let utterance = utterances[requested]
-                if !utterance.isMedia {
+            while requestedBlocks < blockCount, requestedBlocks <= index / blockSize + settings.synthesisWindow {
+                let range = (requestedBlocks * blockSize)..<min(utterances.count, (requestedBlocks + 1) * blockSize)
+                let items = range.compactMap { itemIndex -> SynthesisWindow.Item? in
+                    let utterance = utterances[itemIndex]
+                    guard !utterance.isMedia else { return nil }
                     let request = TTSUtterance(speaking: utterance, voice: settings.voice, mainLanguage: mainLanguage,
                                                fallbackLanguage: settings.fallbackLanguage, rate: settings.rate, pitch: settings.pitch)
-                    window.request(requested, request, voice: voice(of: request))
+                    return SynthesisWindow.Item(index: itemIndex, request: request, voice: voice(of: request))
                 }
-                requested += 1
+                window.requestBlock(items, number: requestedBlocks)
+                requestedBlocks += 1
             }
         }
         do throws(CommandFailure) {

@@ -23,13 +23,17 @@ public struct RenderSettings: Sendable {
     public var codec: AudioFileCodec
     /// The engine and its version, in the cache's keys: another version speaks again.
     public var engineIdentity: String
-    /// Utterances handed to the engine ahead of the one being encoded: at least the engine's workers
-    /// (twice them keeps every worker busy while results wait to be encoded in order).
+    /// Blocks of utterances handed to the engine ahead of the one being encoded: its workers' count keeps
+    /// every worker busy.
     public var synthesisWindow: Int
+    /// Utterances per block: each block is synthesized by a fresh eSpeak NG process, so that its audio does not
+    /// depend on what was spoken before it, and a resumed render speaks again at most the blocks it had not
+    /// finished. Larger blocks start fewer processes; smaller ones lose less to a kill.
+    public var blockSize: Int
 
     public init(voice: TTSVoice?, configuration: SpeechSynthesizerConfiguration = .init(), fallbackLanguage: Language = Language(code: "en"),
                 rate: Double = 1, pitch: Double = 1, granularity: NarrationGranularity = .sentence, codec: AudioFileCodec = .mp3,
-                engineIdentity: String, synthesisWindow: Int = 4) {
+                engineIdentity: String, synthesisWindow: Int = 2, blockSize: Int = 16) {
         self.voice = voice
         self.configuration = configuration
         self.fallbackLanguage = fallbackLanguage
@@ -39,5 +43,6 @@ public struct RenderSettings: Sendable {
         self.codec = codec
         self.engineIdentity = engineIdentity
         self.synthesisWindow = max(1, synthesisWindow)
+        self.blockSize = max(1, blockSize)
     }
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 
 /// Utterances handed to the engine ahead of the one the render thread encodes, their results kept until it
 /// takes them in order: the engine's workers synthesize in parallel while the render thread encodes.
 ///
-/// An utterance in the cache is not synthesized: its audio is read from the cache when it is requested.
+/// Utterances are requested by blocks: a block whose every utterance is in the cache is read from it, any
+/// other is synthesized whole, from a fresh eSpeak NG process (see `requestBlock`).
 /// `request` and `take` run on the render thread (which blocks in `take` until the result is there); the
 /// engine's completions run on its threads and only store the result and wake the render thread.
 final class SynthesisWindow: @unchecked Sendable {
@@ -32,17 +34,39 @@ final class SynthesisWindow: @unchecked Sendable {
         self.engineIdentity = engineIdentity
     }
 
-    /// Starts utterance `index` (`request`): read from the cache, or handed to the engine. Render thread.
-    func request(_ index: Int, _ request: TTSUtterance, voice: TTSVoice) {
-        let key = UtteranceAudioCache.Key(request, engine: engineIdentity)
-        if let cached = cache?.load(key, text: request.text, voice: voice) {
-            store(.cached(cached), at: index)
-            return
+    /// One utterance to speak: its index in the book, the request, and the voice it names (or the engine's
+    /// for its language).
+    struct Item {
+        var index: Int
+        var request: TTSUtterance
+        var voice: TTSVoice
+    }
+
+    /// Starts block `number` of utterances (`items`, in order): read from the cache when all of them are
+    /// there, else all synthesized in order by one eSpeak NG worker process started for the block (worker
+    /// `number` modulo their count), so that each utterance's samples are the same whatever was spoken
+    /// before the block (eSpeak NG carries state from one utterance to the next). Other engines synthesize
+    /// each item in turn. Render thread.
+    func requestBlock(_ items: [Item], number: Int) {
+        let keys = items.map { UtteranceAudioCache.Key($0.request, engine: engineIdentity) }
+        if let cache {
+            let cached = zip(items, keys).map { cache.load($1, text: $0.request.text, voice: $0.voice) }
+            if cached.allSatisfy({ $0 != nil }) {
+                for (item, audio) in zip(items, cached) { store(.cached(audio!), at: item.index) }
+                return
+            }
         }
-        engine.synthesize(request, cancellation: cancellation, onChunk: nil) { [self] result in
-            switch result {
-            case .success(let utterance): store(.synthesized(utterance, key), at: index)
-            case .failure(let error): store(.failed(error), at: index)
+        for (offset, (item, key)) in zip(items, keys).enumerated() {
+            let completion: @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void = { [self] result in
+                switch result {
+                case .success(let utterance): store(.synthesized(utterance, key), at: item.index)
+                case .failure(let error): store(.failed(error), at: item.index)
+                }
+            }
+            if let pool = engine as? ESpeakWorkerPool {
+                pool.synthesize(item.request, worker: number, freshProcess: offset == 0, cancellation: cancellation, completion: completion)
+            } else {
+                engine.synthesize(item.request, cancellation: cancellation, onChunk: nil, completion: completion)
             }
         }
     }

@@ -25,12 +25,24 @@ import Testing
         return folder
     }
 
+    static let presetsFolder = VoicePresets.searchPath(environment: [:]).first {
+        $0.lastPathComponent == "voices" && FileManager.default.fileExists(atPath: $0.path)
+    }!
+
+    /// eSpeak NG in `workers` worker processes (the built raudio), as `raudio render` speaks.
+    static func makePool(workers: Int = 2) throws -> ESpeakWorkerPool {
+        try ESpeakWorkerPool(presets: VoicePresets.load(folder: presetsFolder).presets, presetsFolder: presetsFolder,
+                             workerCount: workers, executable: ProcessRunner.raudioExecutable)
+    }
+
     static func render(granularity: NarrationGranularity, codec: AudioFileCodec = .mp3, cache: URL? = nil, in folder: URL,
-                       m4b: String? = nil) async throws -> RenderedBook {
+                       m4b: String? = nil, workers: Int = 2) async throws -> RenderedBook {
         let publication = try PublicationOpener().open(url: sampleEPUB)
-        let engine = try ESpeakEngine(presets: VoicePresets.load().presets)
+        let engine = try makePool(workers: workers)
+        defer { engine.close() }
         let voice = try #require(engine.voice(withIdentifier: "en-us"))
-        let settings = RenderSettings(voice: voice, granularity: granularity, codec: codec, engineIdentity: "espeak-ng test", synthesisWindow: 4)
+        let settings = RenderSettings(voice: voice, granularity: granularity, codec: codec, engineIdentity: "espeak-ng test",
+                                      synthesisWindow: workers, blockSize: 4)
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings,
                                     cache: cache.map(UtteranceAudioCache.init(folder:)), audioFolder: folder.appendingPathComponent("audio"))
         return try await renderer.render(tags: .init(title: publication.title, narrators: [voice.name]), m4b: m4b.map { .init(path: $0) })
@@ -112,7 +124,31 @@ import Testing
         #expect(first.counts.synthesized == first.counts.utterances && first.counts.cacheHits == 0)
         let second = try await Self.render(granularity: .word, cache: cache, in: folder.appendingPathComponent("two"))
         #expect(second.counts.cacheHits == second.counts.utterances && second.counts.synthesized == 0)
-        #expect(first.documents.map(\.clips) == second.documents.map(\.clips))
+        #expect(first.documents.map(\.clips) == second.documents.map(\.clips), "the clips differ")
+        for (a, b) in zip(first.documents, second.documents) {
+            #expect(try Data(contentsOf: a.audioFile) == Data(contentsOf: b.audioFile), "\(a.href)")
+        }
+    }
+
+    /// A render that lost part of its cache (killed before those utterances were stored) speaks them again and
+    /// writes the same bytes: an utterance's audio does not depend on what the engine spoke before it.
+    @Test func aRenderMissingPartOfItsCacheWritesTheSameBytes() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        let first = try await Self.render(granularity: .word, cache: cache, in: folder.appendingPathComponent("one"))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".utterance") }.sorted()
+        var random = SplitMix64(seed: 34)
+        var removed = 0
+        for file in files where random.next() % 2 == 0 {
+            try FileManager.default.removeItem(at: cache.appendingPathComponent(file))
+            removed += 1
+        }
+        #expect(removed > 0)
+        // Another number of workers, too: each block is spoken by a fresh process.
+        let second = try await Self.render(granularity: .word, cache: cache, in: folder.appendingPathComponent("two"), workers: 1)
+        #expect(second.counts.synthesized >= removed && second.counts.synthesized < second.counts.utterances)
+        #expect(first.documents.map(\.clips) == second.documents.map(\.clips), "the clips differ")
         for (a, b) in zip(first.documents, second.documents) {
             #expect(try Data(contentsOf: a.audioFile) == Data(contentsOf: b.audioFile), "\(a.href)")
         }
@@ -168,7 +204,8 @@ import Testing
         let folder = try TestBooks.epub(pages: [("p.xhtml", "application/xhtml+xml", TestBooks.xhtml([]))], language: "en")
         defer { try? FileManager.default.removeItem(at: folder) }
         let publication = try PublicationOpener().open(url: folder)
-        let engine = try ESpeakEngine(presets: VoicePresets.load().presets)
+        let engine = try Self.makePool(workers: 1)
+        defer { engine.close() }
         let renderer = BookRenderer(publication: publication, engine: engine, settings: RenderSettings(voice: nil, engineIdentity: "test"),
                                     cache: nil, audioFolder: folder.appendingPathComponent("audio"))
         let failure = await #expect(throws: CommandFailure.self) { _ = try await renderer.render(tags: .init(title: nil)) }
