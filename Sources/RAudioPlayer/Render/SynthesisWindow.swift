@@ -48,7 +48,9 @@ final class SynthesisWindow: @unchecked Sendable {
     /// before the block (eSpeak NG carries state from one utterance to the next). Other engines synthesize
     /// each item in turn. Render thread.
     func requestBlock(_ items: [Item], number: Int) {
-        let keys = items.map { UtteranceAudioCache.Key($0.request, engine: engineIdentity) }
+        // Each key names the one before in the block: the same sentence elsewhere in a block sounds a little different.
+        var keys: [UtteranceAudioCache.Key] = []
+        for item in items { keys.append(UtteranceAudioCache.Key(item.request, engine: engineIdentity, after: keys.last)) }
         if let cache {
             let cached = zip(items, keys).map { cache.load($1, text: $0.request.text, voice: $0.voice) }
             if cached.allSatisfy({ $0 != nil }) {

@@ -7,7 +7,8 @@ import ReadiumShared
 /// speaks only what it had not: `raudio render --cache DIR`, by default `$XDG_CACHE_HOME/raudio/speech`.
 ///
 /// A file is named by a hash of its key (`UtteranceAudioCache.Key`: the text, its phonemes, the voice or
-/// language, rate, pitch and the engine with its version) and holds the key itself, so that a hash collision
+/// language, rate, pitch, the engine with its version, and the key of the utterance spoken before it by the
+/// same process) and holds the key itself, so that a hash collision
 /// or another version's file is a miss, never the wrong audio. Layout: `DIR/ab/abcdef….utterance`, where the
 /// file is `RAUDIOUTT1\n`, the key's length (UInt32 LE) and UTF-8 bytes, the sample rate, channel count,
 /// word count and sample count (UInt32 LE each), each word's UTF-8 range in the text and start frame
@@ -31,14 +32,16 @@ public struct UtteranceAudioCache: Sendable {
     public struct Key: Sendable, Hashable {
         public let text: String
 
-        /// The key of `request` spoken by `engine` (its name and version: a new version speaks anew).
-        public init(_ request: TTSUtterance, engine: String) {
+        /// The key of `request` spoken by `engine` (its name and version: a new version speaks anew), after the
+        /// utterance of key `previous` in the same engine process (eSpeak NG's samples depend on what it spoke
+        /// before in the process: the same text in another place is another key).
+        public init(_ request: TTSUtterance, engine: String, after previous: Key? = nil) {
             let voice = switch request.voiceOrLanguage {
             case .voice(let voice): "voice=\(voice.identifier)"
             case .language(let language): "language=\(language.code)"
             }
             let phonemes = request.phonemes.map { "\($0)" }.joined(separator: ";")
-            text = "engine=\(engine)\n\(voice)\nrate=\(request.rate)\npitch=\(request.pitch)\nvolume=\(request.volume)\nphonemes=\(phonemes)\ntext=\(request.text)"
+            text = "engine=\(engine)\nafter=\(previous?.fileName ?? "")\n\(voice)\nrate=\(request.rate)\npitch=\(request.pitch)\nvolume=\(request.volume)\nphonemes=\(phonemes)\ntext=\(request.text)"
         }
 
         /// Two FNV-1a hashes (64 bits each, different offsets) in hex: the file's name.
