@@ -31,6 +31,9 @@ import Testing
                                                "--cache", folder.appendingPathComponent("cache").path], timeout: 120)
         #expect(result.status == 0, "\(result.standardError)")
         let events = Self.events(result.standardOutput)
+        if EventSchemaValidator.isAvailable {
+            try EventSchemaValidator.validate(result.outputLines, schema: EventSchemaValidator.renderSchemaURL)
+        }
         #expect(events.first?["type"] == "started")
         #expect(events.contains { $0["type"] == "progress" })
         #expect(events.filter { $0["type"] == "output" }.compactMap { $0["path"]?.stringValue } == [m4b, audiobook])
@@ -42,6 +45,10 @@ import Testing
         #expect(info.standardOutput.contains("Chapter 1. The Storm") && info.standardOutput.contains("Chapter 2. Le matin"))
         let infoBook = try ProcessRunner.raudio(["info", audiobook])
         #expect(infoBook.status == 0 && infoBook.standardOutput.contains("Chapter 2. Le matin"), "\(infoBook.standardError)")
+        // raudio plays it.
+        let play = try ProcessRunner.raudio(["play", audiobook, "--output", "null", "--json"], timeout: 60)
+        #expect(play.status == 0, "\(play.standardError)")
+        #expect(Self.events(play.standardOutput).contains { $0["type"] == "state" && $0["state"] == "ended" })
         // Again: everything from the cache, the same bytes.
         let before = try Data(contentsOf: URL(fileURLWithPath: m4b))
         let again = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache", folder.appendingPathComponent("cache").path])
