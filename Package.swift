@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "RAudioState", dependencies: ["ReadiumShared", .product(name: "GRDB", package: "GRDB.swift")]),
         // A listening session as a library: typed events and commands, chapters, the sleep timer, the listening
         // memory (resume, bookmarks), the player's status, exit statuses. What an app embeds; the CLI's front ends use it.
-        .target(name: "RAudioPlayer", dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState"]),
+        .target(name: "RAudioPlayer", dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "RAudioCLI",
             dependencies: [

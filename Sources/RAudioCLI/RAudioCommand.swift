@@ -28,7 +28,7 @@ public struct RAudioCommand: AsyncParsableCommand {
             70 internal error; 73 output cannot be created; 74 I/O error while writing output.
             """,
         version: RAudioVersion.current,
-        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self,
+        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self,
                       ESpeakWorkerCommand.self]
     )
 

@@ -54,6 +54,8 @@ import Testing
         return [
             "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last"]),
             "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip"]),
+            "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
+                       "--cache"],
             "text": ["--from", "--unit", "--skip"],
             "info": ["--human", "--cover", "--verbose"],
             "voices": ["--language", "--human", "--voice-path"],

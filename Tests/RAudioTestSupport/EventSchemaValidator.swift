@@ -5,6 +5,8 @@ import Testing
 /// Runs python3's `jsonschema` (Draft 7) over JSON lines; the schema is `docs/events.schema.json`.
 public enum EventSchemaValidator {
     public static let schemaURL = Corpus.projectRoot.appendingPathComponent("docs/events.schema.json")
+    /// `raudio render`'s events.
+    public static let renderSchemaURL = Corpus.projectRoot.appendingPathComponent("docs/render-events.schema.json")
 
     /// Whether `python3 -c 'import jsonschema'` succeeds here.
     public static let isAvailable: Bool = (try? run(["-c", "import jsonschema"]).status) == 0
@@ -22,19 +24,19 @@ public enum EventSchemaValidator {
     """
 
     /// Throws unless every line is a valid event.
-    public static func validate(_ lines: [String]) throws {
-        let results = try verdicts(for: lines)
+    public static func validate(_ lines: [String], schema: URL = schemaURL) throws {
+        let results = try verdicts(for: lines, schema: schema)
         for (line, verdict) in zip(lines, results) where verdict != "ok" {
             throw ValidatorFailed(output: "\(verdict)\n  in: \(line.prefix(300))")
         }
     }
 
     /// One verdict per line: "ok" or "invalid: <reason>".
-    public static func verdicts(for lines: [String]) throws -> [String] {
+    public static func verdicts(for lines: [String], schema: URL = schemaURL) throws -> [String] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-events-\(UUID().uuidString).jsonl")
         try lines.map { $0 + "\n" }.joined().write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try run(["-c", script, schemaURL.path, file.path])
+        let result = try run(["-c", script, schema.path, file.path])
         guard result.status == 0 else { throw ValidatorFailed(output: result.output) }
         return result.output.split(separator: "\n").map(String.init)
     }

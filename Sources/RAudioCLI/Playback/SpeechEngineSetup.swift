@@ -34,12 +34,14 @@ enum SpeechEngineSetup {
 
     /// The engine; `started` is a Piper voice already loading (`startLoading`), used when it is the one
     /// chosen; `jobs` > 1 synthesizes eSpeak NG in that many worker processes (`--jobs`); `pace` is that of a
-    /// Piper voice loaded here.
+    /// Piper voice loaded here; `inWorkerProcesses` puts eSpeak NG in worker processes even for one job (`raudio render`,
+    /// which starts a fresh one for each block of utterances).
     static func make(presets: VoicePresets, presetsFolder: URL? = nil, options: SpeechEngineOptions, voice: String?, bookLanguage: Language?,
-                     jobs: Int = 1, started: PiperVoiceLoad? = nil, pace: PiperInferencePace = .live) throws(CommandFailure) -> any TTSEngine {
+                     jobs: Int = 1, inWorkerProcesses: Bool = false, started: PiperVoiceLoad? = nil,
+                     pace: PiperInferencePace = .live) throws(CommandFailure) -> any TTSEngine {
         let espeak: any TTSEngine
         do {
-            if jobs > 1 {
+            if jobs > 1 || inWorkerProcesses {
                 espeak = try ESpeakWorkerPool(presets: presets, presetsFolder: presetsFolder, workerCount: jobs)
             } else {
                 espeak = try ESpeakEngine(presets: presets)

@@ -75,10 +75,22 @@ final class RenderProgress: EventObserver, @unchecked Sendable {
 
     /// `rendering ━━━━━──── 42% 1:02:03 / 10:00:00 · 0:35 left`, fitted to `columns`.
     static func line(status: PlayerStatus, progression: Double, elapsedWall: Double, progressed: Double, columns: Int) -> String {
-        var tail = " " + TerminalScreen.percent(progression)
+        var reached = ""
         if let elapsed = status.elapsed, let duration = status.duration {
-            tail += " \(TerminalScreen.time(elapsed)) / \(TerminalScreen.time(duration))"
+            reached = " \(TerminalScreen.time(elapsed)) / \(TerminalScreen.time(duration))"
         }
+        return line(progression: progression, reached: reached, elapsedWall: elapsedWall, progressed: progressed, columns: columns)
+    }
+
+    /// `rendering ━━━━━──── 42% 1:02:03 of audio · 0:35 left` for `raudio render`: the audio made so far.
+    static func line(_ report: RenderProgressReport, elapsedWall: Double, columns: Int) -> String {
+        line(progression: report.fraction, reached: " \(TerminalScreen.time(report.audioSeconds)) of audio", elapsedWall: elapsedWall,
+             progressed: report.fraction, columns: columns)
+    }
+
+    /// The bar, the percentage, `reached`, and the time left at the pace so far, fitted to `columns`.
+    private static func line(progression: Double, reached: String, elapsedWall: Double, progressed: Double, columns: Int) -> String {
+        var tail = " " + TerminalScreen.percent(progression) + reached
         if progressed > 0.001, elapsedWall > 0.5 {
             let left = (1 - progression) * elapsedWall / progressed
             tail += " · \(TerminalScreen.time(left)) left"

@@ -44,16 +44,10 @@ public final class M4BWriter {
     private let temporaryPath: String
     private let spoolPath: String
     private let spool: UnsafeMutablePointer<FILE>
-    private let ffmpeg: FFmpegEncoding
-    private var encoder: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private let frameSize: Int
-    /// Samples not yet encoded, one array per channel (the encoder takes planar float).
-    private var pending: [[Float]]
-    /// Samples handed to the encoder so far, per channel: the next frame's timestamp.
-    private var encodedFrames: Int64 = 0
+    private let encoder: FFmpegAudioEncoder
+    private var ffmpeg: FFmpegEncoding { encoder.ffmpeg }
     private var isFinished = false
+    private var isReleased = false
 
     /// Opens the spool file beside `path` and the encoder for PCM of `format`. Throws `AudioSinkError`
     /// (`.cannotCreate`) when FFmpeg cannot be loaded or has no AAC encoder, or the folder is not writable.
@@ -65,51 +59,13 @@ public final class M4BWriter {
         let base = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).\(getpid())"
         temporaryPath = base + ".part"
         spoolPath = base + ".aac-packets"
-        switch FFmpegLibrary.withEncoders {
-        case .success(let functions): ffmpeg = functions
-        case .failure(let failure): throw AudioSinkError(.cannotCreate, subject: path, message: failure.message)
-        }
-        let decoding = ffmpeg.decoding
-        guard let codec = ffmpeg.avcodec_find_encoder_by_name("aac"), let context = decoding.avcodec_alloc_context3(codec) else {
-            throw AudioSinkError(.cannotCreate, subject: path, message: "FFmpeg has no AAC encoder here")
-        }
-        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        context.pointee.sample_rate = Int32(format.sampleRate)
-        context.pointee.bit_rate = Int64(bitRate)
-        context.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
-        // MP4 keeps the AudioSpecificConfig in its header, not in each packet.
-        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        ffmpeg.av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelCount))
-        let (status, logged) = FFmpegLog.collecting { decoding.avcodec_open2(context, codec, nil) }
-        guard status >= 0 else {
-            var freed: UnsafeMutablePointer<AVCodecContext>? = context
-            decoding.avcodec_free_context(&freed)
-            throw AudioSinkError(.cannotCreate, subject: path,
-                                 message: "FFmpeg's AAC encoder cannot encode \(format): \(logged.last?.message ?? decoding.describe(status))")
-        }
-        encoder = context
-        frameSize = max(Int(context.pointee.frame_size), 1)
-        pending = Array(repeating: [], count: format.channelCount)
+        encoder = try FFmpegAudioEncoder(codecName: "aac", format: format, bitRate: bitRate, globalHeader: true, subject: path)
         guard let opened = fopen(spoolPath, "w+b") else {
             let reason = String(cString: strerror(errno))
-            decoding.avcodec_free_context(&encoder)
-            throw AudioSinkError(.cannotCreate, subject: path, message: "cannot write beside it (\(spoolPath)): \(reason)")
+            encoder.release()
+            throw AudioSinkError(.cannotCreate, subject: path, message: "cannot write beside it (\(spoolPath)): \(reason)", underlyingStatus: errno)
         }
         spool = opened
-        frame = decoding.av_frame_alloc()
-        packet = decoding.av_packet_alloc()
-        guard let frame, packet != nil else {
-            release()
-            throw AudioSinkError(.cannotCreate, subject: path, message: "out of memory")
-        }
-        frame.pointee.nb_samples = Int32(frameSize)
-        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.pointee.sample_rate = Int32(format.sampleRate)
-        ffmpeg.av_channel_layout_default(&frame.pointee.ch_layout, Int32(format.channelCount))
-        guard ffmpeg.av_frame_get_buffer(frame, 0) >= 0 else {
-            release()
-            throw AudioSinkError(.cannotCreate, subject: path, message: "out of memory")
-        }
     }
 
     deinit {
@@ -118,28 +74,21 @@ public final class M4BWriter {
 
     /// The seconds of audio appended so far.
     public var duration: Double {
-        Double(encodedFrames + Int64(pending.first?.count ?? 0)) / Double(format.sampleRate)
+        format.seconds(ofFrames: encoder.appendedFrames)
     }
 
     /// Appends interleaved samples of `format`; encodes each whole frame of them.
     public func append(_ samples: [Float]) throws(AudioSinkError) {
-        let channels = format.channelCount
-        if channels == 1 {
-            pending[0].append(contentsOf: samples)
-        } else {
-            for (index, sample) in samples.enumerated() { pending[index % channels].append(sample) }
-        }
-        while pending[0].count >= frameSize { try encodeFrame(of: frameSize) }
+        try samples.withUnsafeBufferPointer { (buffer) throws(AudioSinkError) in try encoder.append(buffer, deliver: spoolPacket) }
     }
 
     /// Encodes what is left, then writes the M4B with `chapters` (in order; each ends where the next starts,
     /// the last at the end) and renames it to `path`. Returns the audio's length in seconds.
     @discardableResult
     public func finish(chapters: [Chapter]) throws(AudioSinkError) -> Double {
-        if pending[0].count > 0 { try encodeFrame(of: pending[0].count) }
-        try drain(flushing: true)
         let total = duration
         do {
+            try encoder.finish(deliver: spoolPacket)
             try writeFile(chapters: chapters, total: total)
         } catch {
             cancel()
@@ -162,27 +111,6 @@ public final class M4BWriter {
         unlink(temporaryPath)
     }
 
-    private func encodeFrame(of count: Int) throws(AudioSinkError) {
-        guard let frame else { return }
-        guard ffmpeg.av_frame_make_writable(frame) >= 0 else {
-            throw AudioSinkError(.writeFailed, subject: path, message: "out of memory")
-        }
-        frame.pointee.nb_samples = Int32(count)
-        for channel in 0..<format.channelCount {
-            guard let plane = frame.pointee.extended_data[channel] else { continue }
-            let floats = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
-            pending[channel].withUnsafeBufferPointer { floats.update(from: $0.baseAddress!, count: count) }
-            pending[channel].removeFirst(count)
-        }
-        frame.pointee.pts = encodedFrames
-        encodedFrames += Int64(count)
-        let status = ffmpeg.avcodec_send_frame(encoder, frame)
-        guard status >= 0 else {
-            throw AudioSinkError(.writeFailed, subject: path, message: "FFmpeg's AAC encoder failed: \(ffmpeg.decoding.describe(status))")
-        }
-        try drain(flushing: false)
-    }
-
     /// A packet in the spool file: its size, timestamp and duration (in the encoder's time base), then its bytes.
     private struct SpooledPacket {
         var size: Int32
@@ -190,22 +118,13 @@ public final class M4BWriter {
         var duration: Int64
     }
 
-    /// Spools every packet the encoder has ready (all of them, the encoder flushed, with `flushing`).
-    private func drain(flushing: Bool) throws(AudioSinkError) {
-        if flushing { _ = ffmpeg.avcodec_send_frame(encoder, nil) }
-        while true {
-            let status = ffmpeg.avcodec_receive_packet(encoder, packet)
-            if status == averror(EAGAIN) || status == AVERROR_EOF_VALUE { return }
-            guard status >= 0, let packet else {
-                throw AudioSinkError(.writeFailed, subject: path, message: "FFmpeg's AAC encoder failed: \(ffmpeg.decoding.describe(status))")
-            }
-            var header = SpooledPacket(size: packet.pointee.size, pts: packet.pointee.pts, duration: packet.pointee.duration)
-            let written = fwrite(&header, MemoryLayout<SpooledPacket>.size, 1, spool) == 1
-                && fwrite(packet.pointee.data, 1, Int(packet.pointee.size), spool) == Int(packet.pointee.size)
-            ffmpeg.decoding.av_packet_unref(packet)
-            guard written else {
-                throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(spoolPath): \(String(cString: strerror(errno)))")
-            }
+    /// Writes one packet of the encoder's to the spool file.
+    private func spoolPacket(_ packet: UnsafeMutablePointer<AVPacket>) throws(AudioSinkError) {
+        var header = SpooledPacket(size: packet.pointee.size, pts: packet.pointee.pts, duration: packet.pointee.duration)
+        let written = fwrite(&header, MemoryLayout<SpooledPacket>.size, 1, spool) == 1
+            && fwrite(packet.pointee.data, 1, Int(packet.pointee.size), spool) == Int(packet.pointee.size)
+        guard written else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(spoolPath): \(String(cString: strerror(errno)))", underlyingStatus: errno)
         }
     }
 
@@ -221,7 +140,8 @@ public final class M4BWriter {
             ffmpeg.demuxers.avformat_free_context(context)
             context = nil
         }
-        guard let encoder, let packet, let stream = ffmpeg.avformat_new_stream(output, nil) else {
+        output.pointee.flags |= Int32(AVFMT_FLAG_BITEXACT)
+        guard let encoder = encoder.context, let packet = self.encoder.packet, let stream = ffmpeg.avformat_new_stream(output, nil) else {
             throw AudioSinkError(.writeFailed, subject: path, message: "out of memory")
         }
         stream.pointee.time_base = encoder.pointee.time_base
@@ -292,19 +212,10 @@ public final class M4BWriter {
 
     /// Frees the encoder, closes and removes the spool file.
     private func release() {
-        let decoding = ffmpeg.decoding
-        if frame != nil { decoding.av_frame_free(&frame) }
-        if packet != nil { decoding.av_packet_free(&packet) }
-        if encoder != nil {
-            decoding.avcodec_free_context(&encoder)
-            fclose(spool)
-            unlink(spoolPath)
-        }
+        guard !isReleased else { return }
+        isReleased = true
+        encoder.release()
+        fclose(spool)
+        unlink(spoolPath)
     }
 }
-
-/// FFmpeg's `AVERROR(e)`: a negated POSIX error code.
-private func averror(_ code: Int32) -> Int32 { -code }
-
-/// FFmpeg's `AVERROR_EOF` (`FFERRTAG('E','O','F',' ')`), which Swift does not import.
-private let AVERROR_EOF_VALUE: Int32 = -Int32(bitPattern: UInt32(0x45) | UInt32(0x4F) << 8 | UInt32(0x46) << 16 | UInt32(0x20) << 24)

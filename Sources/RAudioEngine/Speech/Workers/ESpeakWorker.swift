@@ -21,6 +21,8 @@ final class ESpeakWorker: Sendable {
         var utterance: TTSUtterance
         var cancellation: TTSCancellation
         var completion: @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void
+        /// Spoken by a new process (the current one ended once the utterances before are answered).
+        var freshProcess = false
     }
 
     private final class Queue: Sendable {
@@ -75,12 +77,14 @@ final class ESpeakWorker: Sendable {
     /// The running process's id, nil between a death and the next utterance (for diagnostics and tests).
     var processIdentifier: Int32? { current.withLock { $0?.processIdentifier } }
 
-    /// Queues `utterance` after the ones already handed to this worker; returns at once.
-    func speak(_ utterance: TTSUtterance, cancellation: TTSCancellation,
+    /// Queues `utterance` after the ones already handed to this worker; returns at once. With `freshProcess`,
+    /// it is spoken by a new process, started once the utterances before it are answered: eSpeak NG carries
+    /// state from one utterance to the next (an utterance's samples depend on what the process spoke before).
+    func speak(_ utterance: TTSUtterance, cancellation: TTSCancellation, freshProcess: Bool = false,
                completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void) {
         let accepted = queue.jobs.withLock { state -> Bool in
             guard !state.isClosed else { return false }
-            state.pending.append(Job(utterance: utterance, cancellation: cancellation, completion: completion))
+            state.pending.append(Job(utterance: utterance, cancellation: cancellation, completion: completion, freshProcess: freshProcess))
             return true
         }
         guard accepted else {
@@ -164,6 +168,21 @@ final class ESpeakWorker: Sendable {
         guard !job.cancellation.isCancelled else {
             job.completion(.failure(cancelled(job.utterance)))
             return .completed
+        }
+        if job.freshProcess {
+            // The process ends once it has answered the requests before this one; the next is started anew.
+            guard sent.isEmpty else {
+                queue.jobs.withLock { $0.pending.insert(job, at: 0) }
+                return .putBack
+            }
+            let old = current.withLock { process -> ESpeakWorkerProcess? in
+                defer { process = nil }
+                return process
+            }
+            old?.stop()
+            var started = job
+            started.freshProcess = false
+            return send(started, behind: sent)
         }
         do throws(TTSError) {
             let process = try running()

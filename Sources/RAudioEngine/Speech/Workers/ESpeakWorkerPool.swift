@@ -76,6 +76,17 @@ public final class ESpeakWorkerPool: TTSEngine {
         }
     }
 
+    /// Synthesizes `utterance` on worker `worker` (modulo their count), after the utterances already handed
+    /// to it; with `freshProcess`, in a new process of that worker's (the current one ends once it answered
+    /// those before). eSpeak NG carries state from one utterance to the next: a render that must give the
+    /// same samples whatever was spoken before (`raudio render`, resumed from its cache) starts each block of
+    /// utterances in a fresh process. Completion on the worker's thread.
+    public func synthesize(_ utterance: TTSUtterance, worker: Int, freshProcess: Bool, cancellation: TTSCancellation,
+                           completion: @escaping @Sendable (Result<SynthesizedUtterance, TTSError>) -> Void) {
+        workers[((worker % workers.count) + workers.count) % workers.count].speak(utterance, cancellation: cancellation, freshProcess: freshProcess,
+                                                                                   completion: completion)
+    }
+
     /// Stops every worker: queued utterances fail as cancelled, the ones being spoken finish, the
     /// processes exit. Blocks up to a few seconds: from a thread raudio owns or at the end, not the
     /// cooperative pool's hot path. Idempotent.

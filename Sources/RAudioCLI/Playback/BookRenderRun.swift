@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import RAudioEngine
+import RAudioPlayer
+import ReadiumNavigator
+import ReadiumShared
+
+/// One run of `raudio render`: opens the EPUB, makes the engine as `raudio speak` does (eSpeak NG always in
+/// worker processes), renders with `BookRenderer` and writes each output; events as JSON lines on stdout when
+/// it is not a terminal, a progress bar on stderr when that is one.
+struct BookRenderRun {
+    let command: RenderCommand
+    private let started = Date()
+
+    init(command: RenderCommand) {
+        self.command = command
+    }
+
+    /// Throws `CommandFailure` (after its `error` event): the exit status of the documented table.
+    func run() async throws(CommandFailure) {
+        let printsJSON = isatty(STDOUT_FILENO) != 1
+        let drawsBar = isatty(STDERR_FILENO) == 1
+        do {
+            try await render(printsJSON: printsJSON, drawsBar: drawsBar)
+        } catch {
+            if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
+            if printsJSON { emit(.error(error)) }
+            throw error
+        }
+    }
+
+    private func emit(_ event: RenderEvent) {
+        try? StandardStreams.printLine(event.json.serialized())
+    }
+
+    private func render(printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
+        let outputs = command.requestedOutputs
+        for output in outputs { try Self.checkWritable(output.path) }
+        let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions, pace: .rendering)
+        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
+        PublicationLoading.reportWarnings(of: publication)
+        if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
+        guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
+            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (raudio render reads the text of EPUBs)")
+        }
+        let loaded = VoicePresets.load()
+        for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }
+        let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: command.engineOptions,
+                                                voice: command.voice, bookLanguage: publication.metadata.language.map(Language.init(code:)),
+                                                jobs: command.jobs, inWorkerProcesses: true, started: piperLoad, pace: .rendering)
+        defer { SpeechEngineSetup.stopWorkers(of: engine) }
+        var voice: TTSVoice?
+        if let name = command.voice {
+            guard let found = VoiceResolver.voice(for: name, in: engine) else {
+                throw CommandFailure(.usage, code: "unknown-voice", message: "--voice \(name): \(VoiceResolver.unknownMessage(name, in: engine))")
+            }
+            voice = found
+        }
+        let configuration = SpeechSynthesizerConfiguration(defaultLanguage: command.language.map(Language.init(code:)), voiceIdentifier: voice?.identifier,
+                                                           skippedRoles: command.skippedRoles)
+        let settings = RenderSettings(voice: voice, configuration: configuration, rate: command.speed, pitch: command.pitch,
+                                      granularity: NarrationGranularity(rawValue: command.granularity) ?? .sentence,
+                                      codec: AudioFileCodec(rawValue: command.audio) ?? .mp3,
+                                      engineIdentity: Self.engineIdentity(engine, presetsFolder: loaded.folder), synthesisWindow: command.jobs)
+        let cache = UtteranceAudioCache(folder: command.cache.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
+                                        ?? UtteranceAudioCache.defaultFolder())
+        let audioFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-render-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: audioFolder) }
+        let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
+        let narrator = voice?.name ?? SpeakSession.voiceInUse(configuration: configuration, engine: engine, publication: publication)
+        let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator])
+        let m4b = outputs.first { $0.format == .m4b }
+        if printsJSON { emit(.started(title: publication.title, outputs: outputs)) }
+        let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
+        let book = try await renderer.render(tags: tags, m4b: m4b.map { BookRenderer.M4BRequest(path: $0.path) }) { progress.report($0) }
+        if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
+        for warning in book.warnings {
+            if printsJSON { emit(.warning(warning)) } else { StandardStreams.printError("raudio: warning: \(warning.message)") }
+        }
+        for output in outputs {
+            switch output.format {
+            case .m4b:
+                break
+            case .audiobook:
+                do {
+                    try AudiobookPackageWriter.write(book, publication: publication, narrator: narrator, to: output.path)
+                } catch {
+                    throw CommandFailure(error)
+                }
+            case .epub3:
+                throw CommandFailure(.usage, code: "usage", message: "--to epub3: not in this build yet")
+            }
+            if printsJSON { emit(.output(output, duration: book.duration)) }
+        }
+        let wall = Date().timeIntervalSince(started)
+        if printsJSON {
+            emit(.done(counts: book.counts, audioSeconds: book.duration, wallSeconds: wall))
+        }
+        if drawsBar || !printsJSON {
+            let written = outputs.map(\.path).joined(separator: ", ")
+            StandardStreams.printError("wrote \(written): \(TerminalScreen.time(book.duration)) of audio in \(TerminalScreen.time(wall))"
+                                       + " (\(book.counts.synthesized) utterances synthesized, \(book.counts.cacheHits) from the cache)")
+        }
+    }
+
+    /// Fails with 73 when the output's folder does not exist or cannot be written, before any synthesis.
+    /// Removes what a killed render left beside it (its temporary files, named by a process that is gone).
+    static func checkWritable(_ path: String) throws(CommandFailure) {
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CommandFailure(AudioSinkError(.cannotCreate, subject: path, message: "its folder \(folder) does not exist"))
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw CommandFailure(AudioSinkError(.cannotCreate, subject: path, message: "its folder \(folder) is not writable",
+                                                underlyingStatus: errno))
+        }
+        let prefix = ".\(url.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dot = rest.firstIndex(of: "."), let pid = Int32(rest[..<dot]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder + "/" + name)
+        }
+    }
+
+    /// The engine and its version for the cache's keys: eSpeak NG's library version and the voice presets
+    /// (their files' bytes), a Piper voice's model file (its name and size).
+    static func engineIdentity(_ engine: any TTSEngine, presetsFolder: URL?) -> String {
+        var presets = "built-in"
+        if let presetsFolder {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: presetsFolder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for name in names {
+                for byte in Array(name.utf8) + Array((FileManager.default.contents(atPath: presetsFolder.appendingPathComponent(name).path) ?? Data())) {
+                    hash ^= UInt64(byte)
+                    hash &*= 0x0000_0100_0000_01B3
+                }
+            }
+            presets = String(hash, radix: 16)
+        }
+        var identity = "espeak-ng \(ESpeakEngine.libraryVersion) presets \(presets)"
+        if let router = engine as? SpeechEngineRouter, let piper = router.neural as? PiperEngine {
+            let size = (try? FileManager.default.attributesOfItem(atPath: piper.voiceFile.model.path)[.size] as? Int) ?? 0
+            identity += "; piper \(piper.voiceFile.identifier) \(size)"
+        }
+        return identity
+    }
+}
+
+/// Turns the renderer's reports (on the render thread) into `progress` events, at most one per percent, and
+/// the progress bar, redrawn at most four times a second.
+final class RenderProgressPrinter: Sendable {
+    let printsJSON: Bool
+    let drawsBar: Bool
+    let started: Date
+    private let state = Locked<(percent: Int, drawn: Double)>((-1, 0))
+
+    init(printsJSON: Bool, drawsBar: Bool, started: Date) {
+        self.printsJSON = printsJSON
+        self.drawsBar = drawsBar
+        self.started = started
+    }
+
+    func report(_ report: RenderProgressReport) {
+        let now = Date().timeIntervalSince(started)
+        let percent = Int(report.fraction * 100)
+        let (emits, draws) = state.withLock { state -> (Bool, Bool) in
+            let emits = percent != state.percent || report.utterancesDone == report.utteranceCount
+            if emits { state.percent = percent }
+            let draws = now - state.drawn >= 0.25
+            if draws { state.drawn = now }
+            return (emits, draws)
+        }
+        if printsJSON, emits { try? StandardStreams.printLine(RenderEvent.progress(report).json.serialized()) }
+        if drawsBar, draws {
+            let line = RenderProgress.line(report, elapsedWall: now, columns: TerminalMode.size(of: STDERR_FILENO).columns)
+            StandardStreams.printError("\r" + line + "\u{1B}[K", newline: false)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import RAudioEngine
+import ReadiumNavigator
+import ReadiumShared
+
+/// What a clip of a rendered book covers: an utterance (a sentence) or each word of it.
+public enum NarrationGranularity: String, Sendable, CaseIterable {
+    case sentence
+    case word
+}
+
+/// How `BookRenderer` reads a book: the voice rule's inputs (as `raudio speak` gives them), what is
+/// skipped, the clips' granularity, the audio encoding, and how far synthesis may run ahead.
+public struct RenderSettings: Sendable {
+    /// The voice of the main language; nil: the engine's voice for each language.
+    public var voice: TTSVoice?
+    /// The language of text that declares none, and the skipped roles (`--language`, `--skip`).
+    public var configuration: SpeechSynthesizerConfiguration
+    public var fallbackLanguage: Language
+    public var rate: Double
+    public var pitch: Double
+    public var granularity: NarrationGranularity
+    public var codec: AudioFileCodec
+    /// The engine and its version, in the cache's keys: another version speaks again.
+    public var engineIdentity: String
+    /// Blocks of utterances handed to the engine ahead of the one being encoded: its workers' count keeps
+    /// every worker busy.
+    public var synthesisWindow: Int
+    /// Utterances per block: each block is synthesized by a fresh eSpeak NG process, so that its audio does not
+    /// depend on what was spoken before it, and a resumed render speaks again at most the blocks it had not
+    /// finished. Larger blocks start fewer processes; smaller ones lose less to a kill.
+    public var blockSize: Int
+
+    public init(voice: TTSVoice?, configuration: SpeechSynthesizerConfiguration = .init(), fallbackLanguage: Language = Language(code: "en"),
+                rate: Double = 1, pitch: Double = 1, granularity: NarrationGranularity = .sentence, codec: AudioFileCodec = .mp3,
+                engineIdentity: String, synthesisWindow: Int = 2, blockSize: Int = 16) {
+        self.voice = voice
+        self.configuration = configuration
+        self.fallbackLanguage = fallbackLanguage
+        self.rate = rate
+        self.pitch = pitch
+        self.granularity = granularity
+        self.codec = codec
+        self.engineIdentity = engineIdentity
+        self.synthesisWindow = max(1, synthesisWindow)
+        self.blockSize = max(1, blockSize)
+    }
+}
