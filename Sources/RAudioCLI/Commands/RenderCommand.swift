@@ -57,6 +57,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder of cached synthesized speech. Default: $XDG_CACHE_HOME/raudio/speech.", valueName: "folder"))
     var cache: String?
 
+    @Option(help: ArgumentHelp("Synthesize only share I of N of the book (1 to N, the same cut on every machine) into a part file: --shard 2/3 --to part 2.rpart. Join the parts with --merge.", valueName: "I/N"))
+    var shard: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("The part files of every share (--shard), in any order: render the outputs from them, byte for byte what one render makes.", valueName: "part"))
+    var merge: [String] = []
+
     /// The outputs `--to` names, in order (validated by `validate()`).
     var requestedOutputs: [RenderOutput] {
         stride(from: 0, to: outputs.count - 1, by: 2).compactMap { index in
@@ -75,9 +81,22 @@ struct RenderCommand: AsyncParsableCommand {
             guard let format = RenderOutput.Format(rawValue: outputs[index].lowercased()) else {
                 throw ValidationError("--to \(outputs[index]): not a format; use m4b or audiobook, for example --to m4b book.m4b")
             }
+            if format == .part, shard == nil {
+                throw ValidationError("--to part: a part file holds one share of a book: give --shard I/N, for example --shard 1/3 --to part 1.rpart")
+            }
+            if format != .part, shard != nil {
+                throw ValidationError("--shard writes a part file only: --to part FILE (then --merge the parts into \(format.rawValue))")
+            }
             if format == .epub3 {
                 throw ValidationError("--to epub3: not in this build yet; use m4b or audiobook")
             }
+        }
+        if let shard {
+            guard RenderShard(parsing: shard) != nil else {
+                throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ \(RenderShard.maximumCount), for example --shard 2/3")
+            }
+            guard merge.isEmpty else { throw ValidationError("--shard and --merge do not go together: render each share, then merge the parts") }
+            guard outputs.count == 2 else { throw ValidationError("--shard writes one part file: --to part FILE") }
         }
         let paths = requestedOutputs.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         if Set(paths).count != paths.count {

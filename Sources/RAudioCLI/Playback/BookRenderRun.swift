@@ -69,6 +69,15 @@ struct BookRenderRun {
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
         let narrator = voice?.name ?? SpeakSession.voiceInUse(configuration: configuration, engine: engine, publication: publication)
         let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator])
+        if let shard = command.shard.flatMap(RenderShard.init(parsing:)), let output = outputs.first {
+            try await renderShare(shard, renderer: renderer, cache: cache, output: output, title: publication.title, printsJSON: printsJSON, drawsBar: drawsBar)
+            return
+        }
+        if !command.merge.isEmpty {
+            var parts: [RenderPart] = []
+            for path in command.merge { parts.append(try RenderPart.unpack(path, into: cache)) }
+            try renderer.checkMerged(parts)
+        }
         let m4b = outputs.first { $0.format == .m4b }
         if printsJSON { emit(.started(title: publication.title, outputs: outputs)) }
         let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
@@ -89,6 +98,8 @@ struct BookRenderRun {
                 }
             case .epub3:
                 throw CommandFailure(.usage, code: "usage", message: "--to epub3: not in this build yet")
+            case .part:
+                break  // refused without --shard (RenderCommand.validate)
             }
             if printsJSON { emit(.output(output, duration: book.duration)) }
         }
@@ -100,6 +111,29 @@ struct BookRenderRun {
             let written = outputs.map(\.path).joined(separator: ", ")
             StandardStreams.printError("wrote \(written): \(TerminalScreen.time(book.duration)) of audio in \(TerminalScreen.time(wall))"
                                        + " (\(book.counts.synthesized) utterances synthesized, \(book.counts.cacheHits) from the cache)")
+        }
+    }
+
+    /// `--shard I/N --to part FILE`: synthesizes the share into the cache and writes its part file.
+    private func renderShare(_ shard: RenderShard, renderer: BookRenderer, cache: UtteranceAudioCache, output: RenderOutput, title: String,
+                             printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
+        if printsJSON { emit(.started(title: title, outputs: [output])) }
+        let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
+        let share = try await renderer.renderShare(shard) { progress.report($0) }
+        if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
+        do {
+            try share.part.write(from: cache, to: output.path)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let wall = Date().timeIntervalSince(started)
+        if printsJSON {
+            emit(.output(output, duration: share.audioSeconds))
+            emit(.done(counts: share.counts, audioSeconds: share.audioSeconds, wallSeconds: wall))
+        }
+        if drawsBar || !printsJSON {
+            StandardStreams.printError("wrote \(output.path): share \(shard) (\(share.part.files.count) utterances, \(TerminalScreen.time(share.audioSeconds)) of audio) in \(TerminalScreen.time(wall))"
+                                       + " (\(share.counts.synthesized) synthesized, \(share.counts.cacheHits) from the cache)")
         }
     }
 

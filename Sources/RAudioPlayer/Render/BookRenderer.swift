@@ -91,15 +91,7 @@ public final class BookRenderer: Sendable {
         // Blocks handed to the engine ahead of the one being encoded: one per worker keeps them all busy.
         func requestAhead(of index: Int) {
             while requestedBlocks < blockCount, requestedBlocks <= index / blockSize + settings.synthesisWindow {
-                let range = (requestedBlocks * blockSize)..<min(utterances.count, (requestedBlocks + 1) * blockSize)
-                let items = range.compactMap { itemIndex -> SynthesisWindow.Item? in
-                    let utterance = utterances[itemIndex]
-                    guard !utterance.isMedia else { return nil }
-                    let request = TTSUtterance(speaking: utterance, voice: settings.voice, mainLanguage: mainLanguage,
-                                               fallbackLanguage: settings.fallbackLanguage, rate: settings.rate, pitch: settings.pitch)
-                    return SynthesisWindow.Item(index: itemIndex, request: request, voice: voice(of: request))
-                }
-                window.requestBlock(items, number: requestedBlocks)
+                window.requestBlock(blockItems(requestedBlocks, of: utterances, mainLanguage: mainLanguage), number: requestedBlocks)
                 requestedBlocks += 1
             }
         }
@@ -138,6 +130,19 @@ public final class BookRenderer: Sendable {
         }
     }
 
+    /// Block `number` of `utterances` (`settings.blockSize` of them), as the engine is asked for it: each
+    /// utterance's request by the voice rule, media left out.
+    func blockItems(_ number: Int, of utterances: [SpeechUtterance], mainLanguage: Language?) -> [SynthesisWindow.Item] {
+        let range = (number * settings.blockSize)..<min(utterances.count, (number + 1) * settings.blockSize)
+        return range.compactMap { itemIndex -> SynthesisWindow.Item? in
+            let utterance = utterances[itemIndex]
+            guard !utterance.isMedia else { return nil }
+            let request = TTSUtterance(speaking: utterance, voice: settings.voice, mainLanguage: mainLanguage,
+                                       fallbackLanguage: settings.fallbackLanguage, rate: settings.rate, pitch: settings.pitch)
+            return SynthesisWindow.Item(index: itemIndex, request: request, voice: voice(of: request))
+        }
+    }
+
     /// The voice a request names, or the engine's for its language: what a cached utterance was spoken with.
     private func voice(of request: TTSUtterance) -> TTSVoice {
         switch request.voiceOrLanguage {
@@ -146,7 +151,7 @@ public final class BookRenderer: Sendable {
         }
     }
 
-    private static func failure(_ error: TTSError, utterance: SpeechUtterance) -> CommandFailure {
+    static func failure(_ error: TTSError, utterance: SpeechUtterance) -> CommandFailure {
         let message = "\(utterance.locator.href): cannot speak \"\(utterance.text.prefix(60))\": \(error.message)"
         if error.code == .unknownVoice { return CommandFailure(.usage, code: "unknown-voice", message: message, cause: error) }
         return CommandFailure(ExitStatus(for: error), code: error.codeName, message: message, cause: error)

@@ -7,6 +7,8 @@ public struct RenderOutput: Sendable, Hashable {
         case m4b
         case audiobook
         case epub3
+        /// One share's synthesized speech (`--shard I/N`), for `--merge`.
+        case part
     }
 
     public var format: Format

@@ -48,9 +48,7 @@ final class SynthesisWindow: @unchecked Sendable {
     /// before the block (eSpeak NG carries state from one utterance to the next). Other engines synthesize
     /// each item in turn. Render thread.
     func requestBlock(_ items: [Item], number: Int) {
-        // Each key names the one before in the block: the same sentence elsewhere in a block sounds a little different.
-        var keys: [UtteranceAudioCache.Key] = []
-        for item in items { keys.append(UtteranceAudioCache.Key(item.request, engine: engineIdentity, after: keys.last)) }
+        let keys = Self.keys(of: items, engineIdentity: engineIdentity)
         if let cache {
             let cached = zip(items, keys).map { cache.load($1, text: $0.request.text, voice: $0.voice) }
             if cached.allSatisfy({ $0 != nil }) {
@@ -71,6 +69,14 @@ final class SynthesisWindow: @unchecked Sendable {
                 engine.synthesize(item.request, cancellation: cancellation, onChunk: nil, completion: completion)
             }
         }
+    }
+
+    /// The cache keys of a block's items. Each names the one before in the block: the same sentence elsewhere
+    /// in a block sounds a little different.
+    static func keys(of items: [Item], engineIdentity: String) -> [UtteranceAudioCache.Key] {
+        var keys: [UtteranceAudioCache.Key] = []
+        for item in items { keys.append(UtteranceAudioCache.Key(item.request, engine: engineIdentity, after: keys.last)) }
+        return keys
     }
 
     /// Waits for utterance `index`'s outcome and forgets it. Render thread (blocks it).

@@ -62,8 +62,18 @@ public struct UtteranceAudioCache: Sendable {
     private static let magic = Data("RAUDIOUTT1\n".utf8)
 
     func file(for key: Key) -> URL {
+        folder.appendingPathComponent(relativePath(for: key))
+    }
+
+    /// The file of `key` relative to the folder: `ab/abcdef….utterance`.
+    func relativePath(for key: Key) -> String {
         let name = key.fileName
-        return folder.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name + ".utterance")
+        return String(name.prefix(2)) + "/" + name + ".utterance"
+    }
+
+    /// Whether a file for `key` is there (not read: a damaged one is still a miss when loaded).
+    func contains(_ key: Key) -> Bool {
+        FileManager.default.fileExists(atPath: file(for: key).path)
     }
 
     /// The cached audio of `key`, spoken as `text`'s words; nil when absent, damaged or another key's.
@@ -113,6 +123,11 @@ public struct UtteranceAudioCache: Sendable {
         data.append(voice)
         utterance.samples.withUnsafeBufferPointer { data.append(UnsafeBufferPointer(start: UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: UInt8.self),
                                                                                      count: $0.count * MemoryLayout<Float>.size)) }
+        try storeFile(data, at: target)
+    }
+
+    /// Writes `data` as the file `target` of the cache: a temporary file beside it, renamed to it.
+    func storeFile(_ data: Data, at target: URL) throws(AudioSinkError) {
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
