@@ -68,7 +68,9 @@ struct BookRenderRun {
         defer { try? FileManager.default.removeItem(at: audioFolder) }
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
         let narrator = voice?.name ?? SpeakSession.voiceInUse(configuration: configuration, engine: engine, publication: publication)
-        let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator])
+        let cover = publication.manifest.coverLink.flatMap { try? publication.resource(at: $0.href).read(maximumSize: 16 << 20) }
+        let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator],
+                                  cover: cover)
         let m4b = outputs.first { $0.format == .m4b }
         if printsJSON { emit(.started(title: publication.title, outputs: outputs)) }
         let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
