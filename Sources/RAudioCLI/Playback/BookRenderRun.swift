@@ -74,7 +74,8 @@ struct BookRenderRun {
         let m4b = outputs.first { $0.format == .m4b }
         if printsJSON { emit(.started(title: publication.title, outputs: outputs)) }
         let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
-        let book = try await renderer.render(tags: tags, m4b: m4b.map { BookRenderer.M4BRequest(path: $0.path) }) { progress.report($0) }
+        let book = try await renderer.render(tags: tags, m4b: m4b.map { BookRenderer.M4BRequest(path: $0.path) },
+                                             writesDocuments: outputs.contains { $0.format != .m4b }) { progress.report($0) }
         if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
         for warning in book.warnings {
             if printsJSON { emit(.warning(warning)) } else { StandardStreams.printError("raudio: warning: \(warning.message)") }

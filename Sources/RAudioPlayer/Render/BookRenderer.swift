@@ -42,13 +42,14 @@ public final class BookRenderer: Sendable {
     }
 
     /// Renders the book on a thread of its own (`raudio.render`); `progress` is called there after each
-    /// utterance. Throws `CommandFailure`: no text to speak (65), an unknown voice (64), a file that cannot be
+    /// utterance. Without `writesDocuments` (an M4B alone), the documents' audio files are not written (the
+    /// documents and clips are still returned, their `audioFile` naming no file). Throws `CommandFailure`: no text to speak (65), an unknown voice (64), a file that cannot be
     /// created (73) or written (74), a synthesis that failed (70).
-    public func render(tags: M4BWriter.Tags, m4b: M4BRequest? = nil,
+    public func render(tags: M4BWriter.Tags, m4b: M4BRequest? = nil, writesDocuments: Bool = true,
                        progress: @escaping @Sendable (RenderProgressReport) -> Void = { _ in }) async throws(CommandFailure) -> RenderedBook {
         let result: Result<RenderedBook, CommandFailure> = await BlockingWork.run(named: "raudio.render") { [self] in
             do throws(CommandFailure) {
-                return .success(try renderBlocking(tags: tags, m4b: m4b, progress: progress))
+                return .success(try renderBlocking(tags: tags, m4b: m4b, writesDocuments: writesDocuments, progress: progress))
             } catch {
                 return .failure(error)
             }
@@ -74,14 +75,14 @@ public final class BookRenderer: Sendable {
         return (utterances, sequence.mainLanguage, iterator.errors)
     }
 
-    private func renderBlocking(tags: M4BWriter.Tags, m4b: M4BRequest?, progress: (RenderProgressReport) -> Void) throws(CommandFailure) -> RenderedBook {
+    private func renderBlocking(tags: M4BWriter.Tags, m4b: M4BRequest?, writesDocuments: Bool, progress: (RenderProgressReport) -> Void) throws(CommandFailure) -> RenderedBook {
         let (utterances, mainLanguage, contentErrors) = try plannedUtterances()
         do {
             try FileManager.default.createDirectory(at: audioFolder, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure(AudioSinkError(.cannotCreate, subject: audioFolder.path, message: "cannot make the folder: \(error.localizedDescription)"))
         }
-        var assembly = NarrationAssembly(settings: settings, audioFolder: audioFolder, tags: tags, m4b: m4b,
+        var assembly = NarrationAssembly(settings: settings, audioFolder: audioFolder, tags: tags, m4b: m4b, writesDocuments: writesDocuments,
                                          readingOrder: publication.readingOrder.map(\.hrefWithoutFragment))
         assembly.warnings = contentErrors.map { RenderWarning(code: $0.codeName, message: $0.description, href: $0.subject) }
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)

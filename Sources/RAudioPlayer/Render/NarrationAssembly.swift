@@ -15,6 +15,8 @@ struct NarrationAssembly {
     let audioFolder: URL
     let tags: M4BWriter.Tags
     let m4bRequest: BookRenderer.M4BRequest?
+    /// Whether each document's audio is encoded to its file (else only the M4B is written).
+    let writesDocuments: Bool
     /// The reading order's hrefs: a document's audio file is named by its place.
     let readingOrder: [String]
     var counts = RenderCounts()
@@ -31,12 +33,15 @@ struct NarrationAssembly {
 
     private struct OpenDocument {
         var href: String
-        var writer: AudioFileWriter
+        /// Nil when only the M4B is written (`writesDocuments` false).
+        var writer: AudioFileWriter?
+        var path: String
         var frames: Int64 = 0
         var clips: [NarrationClip] = []
     }
 
-    init(settings: RenderSettings, audioFolder: URL, tags: M4BWriter.Tags, m4b: BookRenderer.M4BRequest?, readingOrder: [String]) {
+    init(settings: RenderSettings, audioFolder: URL, tags: M4BWriter.Tags, m4b: BookRenderer.M4BRequest?, writesDocuments: Bool, readingOrder: [String]) {
+        self.writesDocuments = writesDocuments
         self.settings = settings
         self.audioFolder = audioFolder
         self.tags = tags
@@ -82,7 +87,7 @@ struct NarrationAssembly {
         starts.append((readingOrder.firstIndex(of: href) ?? Int.max, utterance.locator.locations.progression ?? 0, framesBefore + start))
         document.clips += clips(of: utterance, words: synthesized.wordBoundaries, scale: scale, from: start, frames: frames, format: format)
         do {
-            try document.writer.append(samples)
+            try document.writer?.append(samples)
             try m4b?.append(samples)
         } catch {
             current = document
@@ -160,8 +165,9 @@ struct NarrationAssembly {
         let safe = String(base.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }.prefix(40))
         let name = String(format: "%04d", place) + (safe.isEmpty ? "" : "-" + safe) + "." + settings.codec.fileExtension
         do {
-            let writer = try AudioFileWriter(path: audioFolder.appendingPathComponent(name).path, format: format, codec: settings.codec, tags: tags)
-            current = OpenDocument(href: href, writer: writer)
+            let path = audioFolder.appendingPathComponent(name).path
+            let writer = writesDocuments ? try AudioFileWriter(path: path, format: format, codec: settings.codec, tags: tags) : nil
+            current = OpenDocument(href: href, writer: writer, path: path)
         } catch {
             throw CommandFailure(error)
         }
@@ -171,12 +177,12 @@ struct NarrationAssembly {
         guard let document = current, let format else { return }
         current = nil
         do {
-            try document.writer.finish()
+            try document.writer?.finish()
         } catch {
             throw CommandFailure(error)
         }
         framesBefore += document.frames
-        documents.append(NarratedDocument(href: document.href, audioFile: URL(fileURLWithPath: document.writer.path),
+        documents.append(NarratedDocument(href: document.href, audioFile: URL(fileURLWithPath: document.path),
                                           audioMediaType: settings.codec.mediaType, duration: format.seconds(ofFrames: document.frames),
                                           clips: document.clips))
     }
@@ -216,7 +222,7 @@ struct NarrationAssembly {
 
     /// Gives up: the open document's and the M4B's temporary files are removed.
     mutating func cancel() {
-        current?.writer.cancel()
+        current?.writer?.cancel()
         current = nil
         m4b?.cancel()
         m4b = nil
