@@ -13,7 +13,7 @@ import ReadiumShared
 /// Deterministic: the same book, settings and engine give the same files; with a cache, each utterance's audio
 /// is stored as it is encoded, so a render killed and started again speaks only what it had not. Clip times
 /// come from frame counts (the audio files' decoded lengths are those frames). Embedded audio and video are
-/// left out with a warning.
+/// decoded in place (one clip each), or left out with a warning when they cannot be.
 public final class BookRenderer: Sendable {
     public let publication: Publication
     public let engine: any TTSEngine
@@ -86,6 +86,7 @@ public final class BookRenderer: Sendable {
                                          readingOrder: publication.readingOrder.map(\.hrefWithoutFragment))
         assembly.warnings = contentErrors.map { RenderWarning(code: $0.codeName, message: $0.description, href: $0.subject) }
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)
+        let media = EmbeddedMediaOpener(publication: publication, decoderFactory: RAudioDecoderFactory())
         let blockSize = settings.blockSize
         let blockCount = (utterances.count + blockSize - 1) / blockSize
         var requestedBlocks = 0
@@ -108,7 +109,7 @@ public final class BookRenderer: Sendable {
             for (index, utterance) in utterances.enumerated() {
                 requestAhead(of: index)
                 if utterance.isMedia {
-                    try assembly.skipMedia(utterance)
+                    try assembly.appendMedia(utterance, opener: media)
                 } else {
                     let synthesized: SynthesizedUtterance
                     switch window.take(index) {

@@ -55,11 +55,34 @@ struct NarrationAssembly {
         return format.seconds(ofFrames: framesBefore + (current?.frames ?? 0))
     }
 
-    mutating func skipMedia(_ utterance: SpeechUtterance) throws(CommandFailure) {
-        counts.mediaSkipped += 1
-        let sources = utterance.media.map(\.href).joined(separator: ", ")
-        warnings.append(RenderWarning(code: "media-skipped", message: "\(utterance.locator.href): its \(utterance.role.name) (\(sources)) is left out of the narration",
-                                      href: utterance.locator.href))
+    /// Decodes an embedded `audio` or `video` element's media (its first source that decodes) into its place
+    /// in the narration, as `raudio speak` plays it; one that cannot be decoded is left out with a warning.
+    mutating func appendMedia(_ utterance: SpeechUtterance, opener: EmbeddedMediaOpener) throws(CommandFailure) {
+        do {
+            let (decoder, _) = try opener.open(utterance.media)
+            var samples: [Float] = []
+            var buffer = [Float](repeating: 0, count: 4096 * decoder.format.channelCount)
+            while true {
+                let frames = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(AudioDecoderError) in
+                    try decoder.read(into: pointer.baseAddress!, maxFrames: 4096)
+                }
+                if frames == 0 { break }
+                samples.append(contentsOf: buffer[0..<(frames * decoder.format.channelCount)])
+            }
+            let heard = SynthesizedUtterance(text: "", voice: TTSVoice(identifier: "media", name: "the book's own audio", language: Language(code: "und")),
+                                             format: decoder.format, samples: samples, wordBoundaries: [])
+            try append(heard, of: utterance)
+            counts.mediaDecoded += 1
+        } catch let error as AudioDecoderError {
+            counts.mediaSkipped += 1
+            let sources = utterance.media.map(\.href).joined(separator: ", ")
+            warnings.append(RenderWarning(code: "media-skipped", message: "\(utterance.locator.href): its \(utterance.role.name) (\(sources)) cannot be decoded, left out (\(error.message))",
+                                          href: utterance.locator.href))
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.internalError, code: "internal-error", message: "\(error)")
+        }
     }
 
     /// Appends `synthesized`, the audio of `utterance`, to its document (opening it, finishing the one before)
@@ -78,6 +101,7 @@ struct NarrationAssembly {
         }
         guard let format else { return }
         if current?.href != href { try openDocument(href, format: format) }
+        guard synthesized.format.channelCount > 0, synthesized.format.sampleRate > 0 else { return }
         let samples = try Self.samples(of: synthesized, in: format)
         let frames = Int64(samples.count / format.channelCount)
         // Words' frames scale with a resampled utterance.
