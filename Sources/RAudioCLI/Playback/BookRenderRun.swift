@@ -64,6 +64,7 @@ struct BookRenderRun {
                                       engineIdentity: Self.engineIdentity(engine, presetsFolder: loaded.folder), synthesisWindow: command.jobs)
         let cache = UtteranceAudioCache(folder: command.cache.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
                                         ?? UtteranceAudioCache.defaultFolder())
+        Self.removeAbandonedAudioFolders()
         let audioFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-render-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: audioFolder) }
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
@@ -124,6 +125,17 @@ struct BookRenderRun {
             let rest = name.dropFirst(prefix.count)
             guard let dot = rest.firstIndex(of: "."), let pid = Int32(rest[..<dot]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(folder + "/" + name)
+        }
+    }
+
+    /// Removes the documents' audio folders that killed renders left in the temporary folder
+    /// (`raudio-render-PID-UUID`, its process gone).
+    static func removeAbandonedAudioFolders() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("raudio-render-") {
+            let parts = name.dropFirst("raudio-render-".count).split(separator: "-", maxSplits: 1)
+            guard parts.count == 2, let pid = Int32(parts[0]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
 
