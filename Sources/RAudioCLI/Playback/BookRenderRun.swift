@@ -64,11 +64,14 @@ struct BookRenderRun {
                                       engineIdentity: Self.engineIdentity(engine, presetsFolder: loaded.folder), synthesisWindow: command.jobs)
         let cache = UtteranceAudioCache(folder: command.cache.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
                                         ?? UtteranceAudioCache.defaultFolder())
+        Self.removeAbandonedAudioFolders()
         let audioFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-render-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: audioFolder) }
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
         let narrator = voice?.name ?? SpeakSession.voiceInUse(configuration: configuration, engine: engine, publication: publication)
-        let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator])
+        let cover = publication.manifest.coverLink.flatMap { try? publication.resource(at: $0.href).read(maximumSize: 16 << 20) }
+        let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator],
+                                  cover: cover)
         if let shard = command.shard.flatMap(RenderShard.init(parsing:)), let output = outputs.first {
             try await renderShare(shard, renderer: renderer, cache: cache, output: output, title: publication.title, printsJSON: printsJSON, drawsBar: drawsBar)
             return
@@ -81,7 +84,8 @@ struct BookRenderRun {
         let m4b = outputs.first { $0.format == .m4b }
         if printsJSON { emit(.started(title: publication.title, outputs: outputs)) }
         let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
-        let book = try await renderer.render(tags: tags, m4b: m4b.map { BookRenderer.M4BRequest(path: $0.path) }) { progress.report($0) }
+        let book = try await renderer.render(tags: tags, m4b: m4b.map { BookRenderer.M4BRequest(path: $0.path) },
+                                             writesDocuments: outputs.contains { $0.format != .m4b }) { progress.report($0) }
         if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
         for warning in book.warnings {
             if printsJSON { emit(.warning(warning)) } else { StandardStreams.printError("raudio: warning: \(warning.message)") }
@@ -155,6 +159,17 @@ struct BookRenderRun {
             let rest = name.dropFirst(prefix.count)
             guard let dot = rest.firstIndex(of: "."), let pid = Int32(rest[..<dot]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(folder + "/" + name)
+        }
+    }
+
+    /// Removes the documents' audio folders that killed renders left in the temporary folder
+    /// (`raudio-render-PID-UUID`, its process gone).
+    static func removeAbandonedAudioFolders() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("raudio-render-") {
+            let parts = name.dropFirst("raudio-render-".count).split(separator: "-", maxSplits: 1)
+            guard parts.count == 2, let pid = Int32(parts[0]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
 

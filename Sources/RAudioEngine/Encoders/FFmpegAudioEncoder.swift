@@ -52,7 +52,12 @@ final class FFmpegAudioEncoder {
         context.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
         if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         ffmpeg.av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelCount))
-        let (status, logged) = FFmpegLog.collecting { decoding.avcodec_open2(context, codec, nil) }
+        // FFmpeg's own AAC encoder searches its quantization in two loops by default, which makes it the slowest
+        // part of a render by far; its fast coder is transparent enough for speech at these rates.
+        var options: OpaquePointer?
+        if codecName == "aac" { _ = ffmpeg.av_dict_set(&options, "aac_coder", "fast", 0) }
+        let (status, logged) = FFmpegLog.collecting { decoding.avcodec_open2(context, codec, &options) }
+        ffmpeg.av_dict_free(&options)
         guard status >= 0 else {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
             decoding.avcodec_free_context(&freed)

@@ -20,6 +20,7 @@ struct FFmpegEncoding: @unchecked Sendable {
     let av_frame_make_writable: @convention(c) (UnsafeMutablePointer<AVFrame>?) -> Int32
     let av_channel_layout_default: @convention(c) (UnsafeMutablePointer<AVChannelLayout>?, Int32) -> Void
     let av_dict_set: @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
+    let av_dict_free: @convention(c) (UnsafeMutablePointer<OpaquePointer?>?) -> Void
     // libavformat
     let avformat_alloc_output_context2: @convention(c) (
         UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?, UnsafePointer<AVOutputFormat>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?
@@ -43,6 +44,7 @@ struct FFmpegEncoding: @unchecked Sendable {
         av_frame_make_writable = try library.function("av_frame_make_writable", in: "libavutil")
         av_channel_layout_default = try library.function("av_channel_layout_default", in: "libavutil")
         av_dict_set = try library.function("av_dict_set", in: "libavutil")
+        av_dict_free = try library.function("av_dict_free", in: "libavutil")
         avformat_alloc_output_context2 = try library.function("avformat_alloc_output_context2", in: "libavformat")
         avformat_new_stream = try library.function("avformat_new_stream", in: "libavformat")
         avio_open = try library.function("avio_open", in: "libavformat")

@@ -19,11 +19,14 @@ public final class M4BWriter {
         public var title: String?
         public var authors: [String]
         public var narrators: [String]
+        /// The cover, a JPEG or PNG image (an M4B's `covr`; other files leave it out).
+        public var cover: Data?
 
-        public init(title: String?, authors: [String] = [], narrators: [String] = []) {
+        public init(title: String?, authors: [String] = [], narrators: [String] = [], cover: Data? = nil) {
             self.title = title
             self.authors = authors
             self.narrators = narrators
+            self.cover = cover
         }
     }
 
@@ -148,10 +151,14 @@ public final class M4BWriter {
         _ = ffmpeg.avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
         setTags(of: output)
         addChapters(chapters, total: total, to: output)
+        let coverStream = addCoverStream(to: output)
         var status = ffmpeg.avio_open(&output.pointee.pb, temporaryPath, AVIO_FLAG_WRITE)
         if status >= 0 { status = ffmpeg.avformat_write_header(output, nil) }
         guard status >= 0 else {
             throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(temporaryPath): \(ffmpeg.decoding.describe(status))")
+        }
+        if let coverStream, let cover = tags.cover {
+            try writeCover(cover, stream: coverStream, to: output, packet: packet)
         }
         rewind(spool)
         var header = SpooledPacket(size: 0, pts: 0, duration: 0)
@@ -174,6 +181,53 @@ public final class M4BWriter {
         let closed = ffmpeg.avio_closep(&output.pointee.pb)
         guard trailer >= 0, closed >= 0 else {
             throw AudioSinkError(.writeFailed, subject: path, message: "cannot finish \(temporaryPath): \(ffmpeg.decoding.describe(min(trailer, closed)))")
+        }
+    }
+
+    /// An attached-picture stream for the cover (the muxer writes it as the `covr` tag), when there is one.
+    private func addCoverStream(to output: UnsafeMutablePointer<AVFormatContext>) -> UnsafeMutablePointer<AVStream>? {
+        guard let cover = tags.cover, !cover.isEmpty, let stream = ffmpeg.avformat_new_stream(output, nil) else { return nil }
+        let isPNG = cover.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        stream.pointee.codecpar.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        stream.pointee.codecpar.pointee.codec_id = isPNG ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
+        // The muxer wants a picture's dimensions (any will do for `covr`, which keeps the image as it is).
+        let (width, height) = Self.imageSize(of: cover) ?? (600, 800)
+        stream.pointee.codecpar.pointee.width = Int32(width)
+        stream.pointee.codecpar.pointee.height = Int32(height)
+        stream.pointee.disposition = Int32(AV_DISPOSITION_ATTACHED_PIC)
+        stream.pointee.time_base = AVRational(num: 1, den: 90_000)
+        return stream
+    }
+
+    /// A PNG's (IHDR) or a JPEG's (its SOF segment) width and height; nil for anything else.
+    static func imageSize(of image: Data) -> (Int, Int)? {
+        let bytes = [UInt8](image.prefix(65_536))
+        func value(_ offset: Int, _ count: Int) -> Int { bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) } }
+        if bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return (value(16, 4), value(20, 4)) }
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
+        var offset = 2
+        while offset + 9 < bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return (value(offset + 7, 2), value(offset + 5, 2)) }
+            offset += 2 + value(offset + 2, 2)
+        }
+        return nil
+    }
+
+    /// Writes the cover's one packet on its stream.
+    private func writeCover(_ cover: Data, stream: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVFormatContext>,
+                            packet: UnsafeMutablePointer<AVPacket>) throws(AudioSinkError) {
+        guard ffmpeg.decoding.av_new_packet(packet, Int32(cover.count)) >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "out of memory")
+        }
+        cover.withUnsafeBytes { packet.pointee.data.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: cover.count) }
+        packet.pointee.stream_index = stream.pointee.index
+        packet.pointee.flags |= AV_PKT_FLAG_KEY
+        packet.pointee.pts = 0
+        packet.pointee.dts = 0
+        let written = ffmpeg.av_interleaved_write_frame(output, packet)
+        guard written >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: path, message: "cannot write the cover into \(temporaryPath): \(ffmpeg.decoding.describe(written))")
         }
     }
 

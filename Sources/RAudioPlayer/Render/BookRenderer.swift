@@ -13,7 +13,7 @@ import ReadiumShared
 /// Deterministic: the same book, settings and engine give the same files; with a cache, each utterance's audio
 /// is stored as it is encoded, so a render killed and started again speaks only what it had not. Clip times
 /// come from frame counts (the audio files' decoded lengths are those frames). Embedded audio and video are
-/// left out with a warning.
+/// decoded in place (one clip each), or left out with a warning when they cannot be.
 public final class BookRenderer: Sendable {
     public let publication: Publication
     public let engine: any TTSEngine
@@ -42,13 +42,14 @@ public final class BookRenderer: Sendable {
     }
 
     /// Renders the book on a thread of its own (`raudio.render`); `progress` is called there after each
-    /// utterance. Throws `CommandFailure`: no text to speak (65), an unknown voice (64), a file that cannot be
+    /// utterance. Without `writesDocuments` (an M4B alone), the documents' audio files are not written (the
+    /// documents and clips are still returned, their `audioFile` naming no file). Throws `CommandFailure`: no text to speak (65), an unknown voice (64), a file that cannot be
     /// created (73) or written (74), a synthesis that failed (70).
-    public func render(tags: M4BWriter.Tags, m4b: M4BRequest? = nil,
+    public func render(tags: M4BWriter.Tags, m4b: M4BRequest? = nil, writesDocuments: Bool = true,
                        progress: @escaping @Sendable (RenderProgressReport) -> Void = { _ in }) async throws(CommandFailure) -> RenderedBook {
         let result: Result<RenderedBook, CommandFailure> = await BlockingWork.run(named: "raudio.render") { [self] in
             do throws(CommandFailure) {
-                return .success(try renderBlocking(tags: tags, m4b: m4b, progress: progress))
+                return .success(try renderBlocking(tags: tags, m4b: m4b, writesDocuments: writesDocuments, progress: progress))
             } catch {
                 return .failure(error)
             }
@@ -74,17 +75,18 @@ public final class BookRenderer: Sendable {
         return (utterances, sequence.mainLanguage, iterator.errors)
     }
 
-    private func renderBlocking(tags: M4BWriter.Tags, m4b: M4BRequest?, progress: (RenderProgressReport) -> Void) throws(CommandFailure) -> RenderedBook {
+    private func renderBlocking(tags: M4BWriter.Tags, m4b: M4BRequest?, writesDocuments: Bool, progress: (RenderProgressReport) -> Void) throws(CommandFailure) -> RenderedBook {
         let (utterances, mainLanguage, contentErrors) = try plannedUtterances()
         do {
             try FileManager.default.createDirectory(at: audioFolder, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure(AudioSinkError(.cannotCreate, subject: audioFolder.path, message: "cannot make the folder: \(error.localizedDescription)"))
         }
-        var assembly = NarrationAssembly(settings: settings, audioFolder: audioFolder, tags: tags, m4b: m4b,
+        var assembly = NarrationAssembly(settings: settings, audioFolder: audioFolder, tags: tags, m4b: m4b, writesDocuments: writesDocuments,
                                          readingOrder: publication.readingOrder.map(\.hrefWithoutFragment))
         assembly.warnings = contentErrors.map { RenderWarning(code: $0.codeName, message: $0.description, href: $0.subject) }
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)
+        let media = EmbeddedMediaOpener(publication: publication, decoderFactory: RAudioDecoderFactory())
         let blockSize = settings.blockSize
         let blockCount = (utterances.count + blockSize - 1) / blockSize
         var requestedBlocks = 0
@@ -99,7 +101,7 @@ public final class BookRenderer: Sendable {
             for (index, utterance) in utterances.enumerated() {
                 requestAhead(of: index)
                 if utterance.isMedia {
-                    try assembly.skipMedia(utterance)
+                    try assembly.appendMedia(utterance, opener: media)
                 } else {
                     let synthesized: SynthesizedUtterance
                     switch window.take(index) {

@@ -15,6 +15,8 @@ struct NarrationAssembly {
     let audioFolder: URL
     let tags: M4BWriter.Tags
     let m4bRequest: BookRenderer.M4BRequest?
+    /// Whether each document's audio is encoded to its file (else only the M4B is written).
+    let writesDocuments: Bool
     /// The reading order's hrefs: a document's audio file is named by its place.
     let readingOrder: [String]
     var counts = RenderCounts()
@@ -31,12 +33,15 @@ struct NarrationAssembly {
 
     private struct OpenDocument {
         var href: String
-        var writer: AudioFileWriter
+        /// Nil when only the M4B is written (`writesDocuments` false).
+        var writer: AudioFileWriter?
+        var path: String
         var frames: Int64 = 0
         var clips: [NarrationClip] = []
     }
 
-    init(settings: RenderSettings, audioFolder: URL, tags: M4BWriter.Tags, m4b: BookRenderer.M4BRequest?, readingOrder: [String]) {
+    init(settings: RenderSettings, audioFolder: URL, tags: M4BWriter.Tags, m4b: BookRenderer.M4BRequest?, writesDocuments: Bool, readingOrder: [String]) {
+        self.writesDocuments = writesDocuments
         self.settings = settings
         self.audioFolder = audioFolder
         self.tags = tags
@@ -50,11 +55,34 @@ struct NarrationAssembly {
         return format.seconds(ofFrames: framesBefore + (current?.frames ?? 0))
     }
 
-    mutating func skipMedia(_ utterance: SpeechUtterance) throws(CommandFailure) {
-        counts.mediaSkipped += 1
-        let sources = utterance.media.map(\.href).joined(separator: ", ")
-        warnings.append(RenderWarning(code: "media-skipped", message: "\(utterance.locator.href): its \(utterance.role.name) (\(sources)) is left out of the narration",
-                                      href: utterance.locator.href))
+    /// Decodes an embedded `audio` or `video` element's media (its first source that decodes) into its place
+    /// in the narration, as `raudio speak` plays it; one that cannot be decoded is left out with a warning.
+    mutating func appendMedia(_ utterance: SpeechUtterance, opener: EmbeddedMediaOpener) throws(CommandFailure) {
+        do {
+            let (decoder, _) = try opener.open(utterance.media)
+            var samples: [Float] = []
+            var buffer = [Float](repeating: 0, count: 4096 * decoder.format.channelCount)
+            while true {
+                let frames = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(AudioDecoderError) in
+                    try decoder.read(into: pointer.baseAddress!, maxFrames: 4096)
+                }
+                if frames == 0 { break }
+                samples.append(contentsOf: buffer[0..<(frames * decoder.format.channelCount)])
+            }
+            let heard = SynthesizedUtterance(text: "", voice: TTSVoice(identifier: "media", name: "the book's own audio", language: Language(code: "und")),
+                                             format: decoder.format, samples: samples, wordBoundaries: [])
+            try append(heard, of: utterance)
+            counts.mediaDecoded += 1
+        } catch let error as AudioDecoderError {
+            counts.mediaSkipped += 1
+            let sources = utterance.media.map(\.href).joined(separator: ", ")
+            warnings.append(RenderWarning(code: "media-skipped", message: "\(utterance.locator.href): its \(utterance.role.name) (\(sources)) cannot be decoded, left out (\(error.message))",
+                                          href: utterance.locator.href))
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.internalError, code: "internal-error", message: "\(error)")
+        }
     }
 
     /// Appends `synthesized`, the audio of `utterance`, to its document (opening it, finishing the one before)
@@ -73,6 +101,7 @@ struct NarrationAssembly {
         }
         guard let format else { return }
         if current?.href != href { try openDocument(href, format: format) }
+        guard synthesized.format.channelCount > 0, synthesized.format.sampleRate > 0 else { return }
         let samples = try Self.samples(of: synthesized, in: format)
         let frames = Int64(samples.count / format.channelCount)
         // Words' frames scale with a resampled utterance.
@@ -82,7 +111,7 @@ struct NarrationAssembly {
         starts.append((readingOrder.firstIndex(of: href) ?? Int.max, utterance.locator.locations.progression ?? 0, framesBefore + start))
         document.clips += clips(of: utterance, words: synthesized.wordBoundaries, scale: scale, from: start, frames: frames, format: format)
         do {
-            try document.writer.append(samples)
+            try document.writer?.append(samples)
             try m4b?.append(samples)
         } catch {
             current = document
@@ -160,8 +189,9 @@ struct NarrationAssembly {
         let safe = String(base.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }.prefix(40))
         let name = String(format: "%04d", place) + (safe.isEmpty ? "" : "-" + safe) + "." + settings.codec.fileExtension
         do {
-            let writer = try AudioFileWriter(path: audioFolder.appendingPathComponent(name).path, format: format, codec: settings.codec, tags: tags)
-            current = OpenDocument(href: href, writer: writer)
+            let path = audioFolder.appendingPathComponent(name).path
+            let writer = writesDocuments ? try AudioFileWriter(path: path, format: format, codec: settings.codec, tags: tags) : nil
+            current = OpenDocument(href: href, writer: writer, path: path)
         } catch {
             throw CommandFailure(error)
         }
@@ -171,12 +201,12 @@ struct NarrationAssembly {
         guard let document = current, let format else { return }
         current = nil
         do {
-            try document.writer.finish()
+            try document.writer?.finish()
         } catch {
             throw CommandFailure(error)
         }
         framesBefore += document.frames
-        documents.append(NarratedDocument(href: document.href, audioFile: URL(fileURLWithPath: document.writer.path),
+        documents.append(NarratedDocument(href: document.href, audioFile: URL(fileURLWithPath: document.path),
                                           audioMediaType: settings.codec.mediaType, duration: format.seconds(ofFrames: document.frames),
                                           clips: document.clips))
     }
@@ -216,7 +246,7 @@ struct NarrationAssembly {
 
     /// Gives up: the open document's and the M4B's temporary files are removed.
     mutating func cancel() {
-        current?.writer.cancel()
+        current?.writer?.cancel()
         current = nil
         m4b?.cancel()
         m4b = nil

@@ -22,7 +22,7 @@ enum NarrationTargets {
     /// `elementText.quoteStart + quoteMap.quoteRange(forText:)`, when the utterance knows its element's text
     /// and its quote map covers its text; else no range (the whole element).
     private static func target(of utterance: SpeechUtterance, textRange: Range<Int>, locator: Locator) -> NarrationTarget {
-        guard let elementText = utterance.elementText, utterance.quoteMap.textLength == utterance.text.utf8.count else {
+        guard let elementText = utterance.elementText, !utterance.text.isEmpty, utterance.quoteMap.textLength == utterance.text.utf8.count else {
             return NarrationTarget(locator: locator, elementText: utterance.elementText, textRange: nil)
         }
         let quote = utterance.quoteMap.quoteRange(forText: textRange)

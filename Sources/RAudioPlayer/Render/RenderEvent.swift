@@ -58,7 +58,8 @@ public enum RenderEvent: Sendable {
         var pairs: [(String, JSONValue)] = [("v", .integer(Self.protocolVersion)), ("type", .string(kind.rawValue))]
         func counts(_ counts: RenderCounts) -> [(String, JSONValue)] {
             [("utterances", .integer(Int64(counts.utterances))), ("cacheHits", .integer(Int64(counts.cacheHits))),
-             ("synthesized", .integer(Int64(counts.synthesized))), ("mediaSkipped", .integer(Int64(counts.mediaSkipped)))]
+             ("synthesized", .integer(Int64(counts.synthesized))), ("mediaDecoded", .integer(Int64(counts.mediaDecoded))),
+             ("mediaSkipped", .integer(Int64(counts.mediaSkipped)))]
         }
         switch self {
         case .started(let title, let outputs):

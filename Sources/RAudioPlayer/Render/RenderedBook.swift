@@ -25,7 +25,8 @@ public struct RenderCounts: Sendable, Hashable {
     public var utterances = 0
     public var cacheHits = 0
     public var synthesized = 0
-    /// Embedded audio or video left out.
+    /// Embedded audio or video decoded into the narration, and left out (undecodable).
+    public var mediaDecoded = 0
     public var mediaSkipped = 0
 
     public init() {}

@@ -5,13 +5,18 @@ import ReadiumShared
 /// (the `src` attribute, then each `source` child, in document order) that the decoders can play.
 ///
 /// A video is heard through its sound: the decoders take the first audio stream of its container.
-struct EmbeddedMediaOpener: Sendable {
+public struct EmbeddedMediaOpener: Sendable {
     let publication: Publication
     let decoderFactory: any AudioDecoderFactory
 
+    public init(publication: Publication, decoderFactory: any AudioDecoderFactory) {
+        self.publication = publication
+        self.decoderFactory = decoderFactory
+    }
+
     /// A decoder of the first source of `sources` that opens, and that source. Throws, when none does,
     /// the error of the first source tried, its message saying why each one failed.
-    func open(_ sources: [Link]) throws(AudioDecoderError) -> (decoder: any AudioDecoder, source: Link) {
+    public func open(_ sources: [Link]) throws(AudioDecoderError) -> (decoder: any AudioDecoder, source: Link) {
         var failures: [(href: String, error: any Error)] = []
         for source in sources {
             do {

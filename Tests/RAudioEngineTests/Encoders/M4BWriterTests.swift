@@ -61,6 +61,19 @@ import Testing
         #expect(abs(rms - 0.3536) < 0.02, "RMS \(rms), a half-scale sine's is 0.354")
     }
 
+    @Test func theCoverComesBack() throws {
+        let path = Self.temporaryPath()
+        defer { unlink(path) }
+        // A 1×1 PNG.
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!
+        let writer = try M4BWriter(path: path, format: Self.format, tags: .init(title: "Covered", cover: png))
+        try writer.append(Self.sine(seconds: 1))
+        try writer.finish(chapters: [.init(title: "One", start: 0)])
+        let description = try FFmpegAudioFileInspector().inspect(TestFileResource(url: URL(fileURLWithPath: path), href: "book.m4b"))
+        #expect(description.cover?.data == png)
+        #expect(description.chapters.map(\.title) == ["One"])
+    }
+
     @Test func cancellingLeavesNoFile() throws {
         let path = Self.temporaryPath()
         let writer = try M4BWriter(path: path, format: Self.format, tags: .init(title: "x"))

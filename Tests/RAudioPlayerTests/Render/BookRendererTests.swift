@@ -226,3 +226,27 @@ enum AudioFileWriterDecoding {
         return Double(frames) / Double(decoder.format.sampleRate)
     }
 }
+
+/// Embedded media in a rendered book: decoded in its place, as `raudio speak` plays it.
+@Suite(.serialized) struct BookRendererMediaTests {
+    @Test func anAudioElementIsDecodedInPlaceWithItsClip() async throws {
+        let wav = TestBooks.squareWaveWAV(seconds: 1.5)
+        let page = TestBooks.xhtml(["Before the bell.", "<audio src=\"bell.wav\"/>", "After the bell."])
+        let folder = try TestBooks.epub(pages: [("p.xhtml", "application/xhtml+xml", page)], language: "en",
+                                        resources: [("bell.wav", "audio/wav", wav)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let publication = try PublicationOpener().open(url: folder)
+        let engine = try BookRendererTests.makePool(workers: 1)
+        defer { engine.close() }
+        let renderer = BookRenderer(publication: publication, engine: engine, settings: RenderSettings(voice: nil, engineIdentity: "test", blockSize: 4),
+                                    cache: nil, audioFolder: folder.appendingPathComponent("audio"))
+        let book = try await renderer.render(tags: .init(title: nil), m4b: nil)
+        #expect(book.counts.mediaDecoded == 1 && book.counts.mediaSkipped == 0, "\(book.warnings)")
+        let document = try #require(book.documents.first)
+        #expect(document.clips.count == 3)
+        let bell = document.clips[1]
+        #expect(abs((bell.end - bell.begin) - 1.5) < 0.001, "the bell's clip lasts \(bell.end - bell.begin) s")
+        let decoded = try AudioFileWriterDecoding.seconds(document.audioFile)
+        #expect(abs(decoded - (document.clips.last?.end ?? 0)) < 0.010)
+    }
+}
