@@ -56,6 +56,23 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: m4b)) == before)
     }
 
+    /// A Piper voice's renders are the same bytes twice, each from an empty cache (the model's noise is off).
+    @Test(.enabled(if: PiperEnvironment.isAvailable, "no Piper environment (.venv-piper): run make deps"))
+    func aPiperRenderWritesTheSameBytesTwice() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [Data] = []
+        for run in 0..<2 {
+            let m4b = folder.appendingPathComponent("\(run).m4b").path
+            let result = try ProcessRunner.raudio(["render", Self.sample, "--voice", "piper:en_US-joe-medium", "--to", "m4b", m4b,
+                                                   "--cache", folder.appendingPathComponent("cache-\(run)").path], timeout: 180)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(Self.events(result.standardOutput).last?["synthesized"]?.intValue ?? 0 > 0)
+            files.append(try Data(contentsOf: URL(fileURLWithPath: m4b)))
+        }
+        #expect(files[0] == files[1], "two Piper renders differ")
+    }
+
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
