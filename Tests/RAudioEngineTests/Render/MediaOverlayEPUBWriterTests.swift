@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import RAudioEngine
+import RAudioTestSupport
+import ReadiumNavigator
+import ReadiumShared
+import ReadiumStreamer
+import Testing
+import ZIPFoundation
+
+/// `MediaOverlayEPUBWriter` on real books: their real utterances laid out over a real MP3, at sentence and word
+/// granularity; what is checked is what a reading system and EPUBCheck need.
+@Suite(.serialized) struct MediaOverlayEPUBWriterTests {
+    enum Granularity: String, CaseIterable, Sendable { case sentence, word }
+
+    static let books = [
+        "samples/lighthouse.epub",
+        "epub/idpf-epub3-samples/hefty-water.epub",
+        "epub/idpf-epub3-samples/sous-le-vent.epub",
+        "epub/idpf-epub3-samples/regime-anticancer-arabic.epub",
+        "epub/idpf-epub3-samples/kusamakura-japanese-vertical-writing.AUDIO-MISSING.epub",
+        "epub/readium-test-files/Tiny-2-NCX.epub",
+    ]
+
+    static func bookURL(_ path: String) throws -> URL {
+        path.hasPrefix("samples/") ? Corpus.projectRoot.appendingPathComponent(path) : try Corpus.file(path)
+    }
+
+    static let audio = Corpus.projectRoot.appendingPathComponent("samples/gull-rock/01-the-storm.mp3")
+
+    /// The narrated documents of `book`: its utterances' targets, clips laid out one after another over the MP3.
+    static func narration(of book: URL, granularity: Granularity) throws -> [NarratedDocument] {
+        let publication = try TestEPUBOpener.open(book)
+        let duration = try AudioDurationProbe.duration(of: FileResource(url: audio)).seconds
+        var targets: [(href: String, target: NarrationTarget)] = []
+        for utterance in try SpeechUtterances(publication: publication) where !utterance.isMedia && !utterance.text.isEmpty {
+            switch granularity {
+            case .sentence:
+                targets.append((utterance.locator.href, utterance.narrationTarget))
+            case .word:
+                for word in TTSWordScanner.words(in: utterance.text) {
+                    targets.append((utterance.locator.href, utterance.narrationTarget(forWordAt: word.range)))
+                }
+            }
+        }
+        var order: [String] = []
+        var byHref: [String: [NarrationTarget]] = [:]
+        for (href, target) in targets {
+            if byHref[href] == nil { order.append(href) }
+            byHref[href, default: []].append(target)
+        }
+        return order.map { href in
+            let documentTargets = byHref[href]!
+            let step = duration / Double(documentTargets.count)
+            let clips = documentTargets.enumerated().map { index, target in
+                NarrationClip(target: target, begin: Double(index) * step, end: Double(index + 1) * step)
+            }
+            return NarratedDocument(href: href, audioFile: audio, audioMediaType: .mp3, duration: duration, clips: clips)
+        }
+    }
+
+    static func entries(of epub: URL) throws -> [String: Data] {
+        let archive = try Archive(url: epub, accessMode: .read)
+        var result: [String: Data] = [:]
+        for entry in archive where entry.type == .file {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            result[entry.path] = data
+        }
+        return result
+    }
+
+    static func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("raudio-mo-\(ProcessInfo.processInfo.processIdentifier)-\(name)")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage), arguments: books, Granularity.allCases)
+    func writtenBookKeepsItsTextAndMarksEveryClip(book: String, granularity: Granularity) throws {
+        let source = try Self.bookURL(book)
+        let documents = try Self.narration(of: source, granularity: granularity)
+        #expect(!documents.isEmpty)
+        let output = Self.temporaryFile("\(granularity)-\(source.lastPathComponent)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init(narrators: ["eSpeak NG en"])).write(documents, to: output)
+
+        let original = try Self.entries(of: source)
+        let written = try Self.entries(of: output)
+        let publication = try TestEPUBOpener.open(output)
+        var spanCount = 0, fallbackCount = 0
+        for document in documents {
+            let path = try Href(document.href).path
+            let before = try #require(original[path]), after = try #require(written[path])
+            // Well-formed, same body text.
+            let parsedBefore = try XMLDocument(data: before, href: path, mode: .recovering)
+            let parsedAfter = try XMLDocument(data: after, href: path)
+            #expect(parsedBefore.root.firstDescendant("body")?.textContent == parsedAfter.root.firstDescendant("body")?.textContent, "\(path): text changed")
+            // Only insertions: every original byte is still there, in order.
+            #expect(Self.isOriginalWithInsertions(original: [UInt8](before), written: [UInt8](after)), "\(path): bytes outside the inserted markup changed")
+            // Each id once.
+            var idCounts: [String: Int] = [:]
+            var byID: [String: XMLElement] = [:]
+            for element in [parsedAfter.root] + parsedAfter.root.descendants {
+                if let id = element.attribute("id") { idCounts[id, default: 0] += 1; byID[id] = element }
+            }
+            #expect(idCounts.values.allSatisfy { $0 == 1 }, "\(path): duplicate ids")
+
+            // The overlay the parser reads gives back the clips.
+            let index = try #require(publication.readingOrder.firstIndex { $0.href == document.href })
+            let overlay = try #require(try publication.mediaOverlays?.mediaOverlay(at: index))
+            #expect(overlay.pars.count == document.clips.count)
+            for (par, clip) in zip(overlay.pars, document.clips) {
+                #expect(try par.textPath.map { try Href($0).path } == path)
+                let fragment = try #require(par.textFragment)
+                let element = try #require(byID[fragment], "\(path)#\(fragment) is not in the document")
+                let audio = try #require(par.audio)
+                #expect(abs(audio.begin - clip.begin) < 0.001 && abs((audio.end ?? -1) - clip.end) < 0.001)
+                if fragment.hasPrefix("raudio-s"), let range = clip.target.textRange, let text = clip.target.elementText?.text {
+                    spanCount += 1
+                    let expected = String(decoding: Array(text.utf8)[range], as: UTF8.self)
+                    #expect(element.localName == "span" && element.textContent == expected, "\(path)#\(fragment): '\(element.textContent)' is not '\(expected)'")
+                } else {
+                    fallbackCount += 1
+                }
+            }
+        }
+        // Sous le vent's text is all SVG `text`: ids on its elements, no span.
+        #expect(spanCount > 0 || book.contains("sous-le-vent"))
+        print("\(book) \(granularity): \(spanCount) spans, \(fallbackCount) element ids")
+        #expect(written.keys.contains("mimetype"))
+    }
+
+    /// EPUBCheck reports nothing on the written book that it did not report on the source (0 errors and 0 warnings
+    /// for a valid source).
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage), .enabled(if: EPUBCheck.isAvailable, EPUBCheck.skipMessage),
+          arguments: books, Granularity.allCases)
+    func epubCheckFindsNothingNewInTheWrittenBook(book: String, granularity: Granularity) throws {
+        let source = try Self.bookURL(book)
+        let output = Self.temporaryFile("check-\(granularity)-\(source.lastPathComponent)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init(narrators: ["raudio test voice"]))
+            .write(try Self.narration(of: source, granularity: granularity), to: output)
+        let before = try EPUBCheck.problems(in: source)
+        let after = try EPUBCheck.problems(in: output)
+        let new = after.filter { message in !before.contains { $0.code == message.code } }
+        #expect(new.isEmpty, "EPUBCheck on \(book) written at \(granularity) granularity: \(new.map(\.description).joined(separator: "\n"))")
+        print("EPUBCheck \(book) \(granularity): source \(before.count) messages, written \(after.count): \(after.map(\.description))")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func twoWritesGiveTheSameBytes() throws {
+        let source = try Self.bookURL("epub/idpf-epub3-samples/regime-anticancer-arabic.epub")
+        let documents = try Self.narration(of: source, granularity: .word)
+        let first = Self.temporaryFile("first.epub"), second = Self.temporaryFile("second.epub")
+        defer { try? FileManager.default.removeItem(at: first); try? FileManager.default.removeItem(at: second) }
+        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write(documents, to: first)
+        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write(documents, to: second)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+        // mimetype first and stored.
+        let bytes = [UInt8](try Data(contentsOf: first))
+        #expect(bytes[8] == 0 && bytes[9] == 0 && String(decoding: bytes[30..<38], as: UTF8.self) == "mimetype")
+    }
+
+    @Test func aDocumentNotInTheBookIsAnErrorAndLeavesNoFile() throws {
+        let source = Corpus.projectRoot.appendingPathComponent("samples/lighthouse.epub")
+        let output = Self.temporaryFile("missing.epub")
+        let document = NarratedDocument(href: "EPUB/nowhere.xhtml", audioFile: Self.audio, audioMediaType: .mp3, duration: 1, clips: [])
+        #expect {
+            try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write([document], to: output)
+        } throws: { error in
+            (error as? EPUBWriteError)?.code == .invalidNarration && (error as? EPUBWriteError)?.subject == "EPUB/nowhere.xhtml"
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func anEPUB2BookComesOutAsEPUB3() throws {
+        let source = try Self.bookURL("epub/readium-test-files/Tiny-2-NCX.epub")
+        let output = Self.temporaryFile("epub2.epub")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write(try Self.narration(of: source, granularity: .sentence), to: output)
+        let publication = try TestEPUBOpener.open(output)
+        #expect(!publication.readingOrder.isEmpty)
+        #expect(Self.packageVersion(of: output) == "3.0")
+    }
+
+    static func packageVersion(of epub: URL) -> String? {
+        guard let entries = try? entries(of: epub),
+              let opf = entries.first(where: { $0.key.hasSuffix(".opf") })?.value,
+              let document = try? XMLDocument(data: opf, href: "package.opf") else { return nil }
+        return document.root.attribute("version")
+    }
+
+    /// Whether `written` is `original` with only raudio's markup inserted.
+    static func isOriginalWithInsertions(original: [UInt8], written: [UInt8]) -> Bool {
+        let inserted = [#"^<span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
+                        #"^<link rel="stylesheet" type="text/css" href="[^"]*media-overlay\.css"/>"#]
+        let close = Array("</span>".utf8)
+        var o = 0, w = 0
+        while w < written.count {
+            let rest = written[w] == UInt8(ascii: "<") || written[w] == UInt8(ascii: " ")
+                ? String(decoding: written[w..<min(w + 300, written.count)], as: UTF8.self) : ""
+            if !rest.isEmpty, let match = inserted.lazy.compactMap({ rest.range(of: $0, options: .regularExpression) }).first {
+                w += rest.utf8.distance(from: rest.startIndex, to: match.upperBound)
+            } else if written[w...].starts(with: close), !original[o...].starts(with: close) {
+                w += close.count
+            } else if o < original.count, original[o] == written[w] {
+                o += 1; w += 1
+            } else {
+                return false
+            }
+        }
+        return o == original.count
+    }
+}
