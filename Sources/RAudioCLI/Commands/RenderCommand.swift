@@ -10,7 +10,7 @@ import ReadiumShared
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Read an EPUB into audio files: an M4B audiobook with chapters, a Readium audiobook.",
+        abstract: "Read an EPUB into a read-aloud EPUB 3 (Media Overlays), an M4B audiobook with chapters, a Readium audiobook.",
         discussion: """
             Several --to in one run share one synthesis. Each utterance's audio is cached (--cache), so a render \
             that was stopped, even killed, and started again speaks only what it had not; two renders of the same \
@@ -24,7 +24,7 @@ struct RenderCommand: AsyncParsableCommand {
     var path: String
 
     @Option(name: .customLong("to"), parsing: .upToNextOption,
-            help: ArgumentHelp("An output, as a format and a path: m4b BOOK.m4b (AAC in MP4 with chapters), audiobook BOOK.audiobook (a Readium audiobook); repeatable.",
+            help: ArgumentHelp("An output, as a format and a path: epub3 OUT.epub (the book with EPUB 3 Media Overlays), m4b BOOK.m4b (AAC in MP4 with chapters), audiobook BOOK.audiobook (a Readium audiobook); repeatable.",
                                valueName: "format> <path"))
     var outputs: [String] = []
 
@@ -79,16 +79,13 @@ struct RenderCommand: AsyncParsableCommand {
         }
         for index in stride(from: 0, to: outputs.count, by: 2) {
             guard let format = RenderOutput.Format(rawValue: outputs[index].lowercased()) else {
-                throw ValidationError("--to \(outputs[index]): not a format; use m4b or audiobook, for example --to m4b book.m4b")
+                throw ValidationError("--to \(outputs[index]): not a format; use epub3, m4b or audiobook, for example --to epub3 narrated.epub")
             }
             if format == .part, shard == nil {
                 throw ValidationError("--to part: a part file holds one share of a book: give --shard I/N, for example --shard 1/3 --to part 1.rpart")
             }
             if format != .part, shard != nil {
                 throw ValidationError("--shard writes a part file only: --to part FILE (then --merge the parts into \(format.rawValue))")
-            }
-            if format == .epub3 {
-                throw ValidationError("--to epub3: not in this build yet; use m4b or audiobook")
             }
         }
         if let shard {

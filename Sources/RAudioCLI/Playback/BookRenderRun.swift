@@ -4,6 +4,7 @@ import RAudioEngine
 import RAudioPlayer
 import ReadiumNavigator
 import ReadiumShared
+import ReadiumStreamer
 
 /// One run of `raudio render`: opens the EPUB, makes the engine as `raudio speak` does (eSpeak NG always in
 /// worker processes), renders with `BookRenderer` and writes each output; events as JSON lines on stdout when
@@ -104,7 +105,13 @@ struct BookRenderRun {
                     throw CommandFailure(error)
                 }
             case .epub3:
-                throw CommandFailure(.usage, code: "usage", message: "--to epub3: not in this build yet")
+                let source = URL(fileURLWithPath: command.path), documents = book.documents, target = URL(fileURLWithPath: output.path)
+                let written: Result<Void, EPUBWriteError> = await BlockingWork.run(named: "raudio.epub-writer") {
+                    Result { () throws(EPUBWriteError) in
+                        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init(narrators: [narrator])).write(documents, to: target)
+                    }
+                }
+                do { try written.get() } catch { throw CommandFailure(error) }
             case .part:
                 break  // refused without --shard (RenderCommand.validate)
             }

@@ -39,6 +39,12 @@ extension ExitStatus {
             }
         case let error as AudioDecoderError:
             self = error.code == .sourceUnreachable ? .serviceUnavailable : .badData
+        case let error as EPUBWriteError:
+            self = switch error.code {
+            case .unreadableSource: .badData
+            case .invalidNarration: .internalError
+            case .unwritableOutput: .outputIOError
+            }
         case is AudioNavigatorError, is EPUBError, is XMLError, is ResourceError:
             self = .badData
         default:
