@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import RAudioTestSupport
+import ReadiumShared
+import Testing
+
+/// `raudio render --to epub3`, the built binary, checked as a reader would: the written book plays with raudio's
+/// own Media Overlays navigator, every `par` reporting the text `raudio speak` reported for that utterance of
+/// the source book (the same document, the same quote, in the same order), and EPUBCheck finds nothing in it.
+@Suite(.serialized) struct RenderEPUB3Tests {
+    /// (href without fragment, highlight) of each `utterance` event of `raudio COMMAND BOOK --output null`.
+    static func utterances(_ command: String, _ book: String) throws -> [String] {
+        let result = try ProcessRunner.run(ProcessRunner.raudioExecutable, [command, book, "--output", "null"],
+                                           environment: ["RAUDIO_NO_STATE": "1"], timeout: 300)
+        #expect(result.status == 0, "\(command) \(book): \(result.standardError)")
+        return RenderCommandTests.events(result.standardOutput).filter { $0["type"] == "utterance" }.compactMap { event in
+            guard let locator = event["locator"]?.objectValue, let href = locator["href"]?.stringValue,
+                  let highlight = locator["text"]?.objectValue?["highlight"]?.stringValue else { return nil }
+            return (href.split(separator: "#").first.map(String.init) ?? href) + " | " + highlight
+        }
+    }
+
+    @Test(arguments: [RenderCommandTests.sample, "epub/daisy/Fundamental-Accessibility-Tests-Read-Aloud-v1.0.0.en.epub"])
+    func everyParOfTheRenderIsTheUtteranceSpeakReads(book: String) throws {
+        let source = book.hasPrefix("/") ? book : try Corpus.file(book).path
+        let folder = RenderCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("narrated.epub").path
+        let render = try ProcessRunner.raudio(["render", source, "--to", "epub3", output, "--cache", folder.appendingPathComponent("cache").path],
+                                              timeout: 300)
+        #expect(render.status == 0, "\(render.standardError)")
+        let spoken = try Self.utterances("speak", source)
+        let played = try Self.utterances("play", output)
+        #expect(!spoken.isEmpty)
+        #expect(played == spoken, "first difference: \(zip(played, spoken).first { $0 != $1 }.map { "\($0) / \($1)" } ?? "in length \(played.count) / \(spoken.count)")")
+        if EPUBCheck.isAvailable {
+            #expect(try EPUBCheck.problems(in: URL(fileURLWithPath: output)) == [])
+        }
+    }
+}
