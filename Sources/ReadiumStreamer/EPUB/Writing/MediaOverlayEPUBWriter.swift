@@ -99,6 +99,15 @@ public struct MediaOverlayEPUBWriter {
                                   audioHref: Self.relativeHref(from: source.packagePath.split(separator: "/").map(String.init), to: audioPath),
                                   audioMediaType: document.audioMediaType.string, duration: document.duration))
         }
+        // A narrated document's earlier overlay goes (a content document has one Media Overlay Document).
+        let narratedIDs = Set(overlays.map(\.contentItemID))
+        let replacedOverlays = Set(source.package.items.filter { narratedIDs.contains($0.id) }.compactMap(\.mediaOverlay))
+        let keptOverlays = Set(source.package.items.filter { !narratedIDs.contains($0.id) }.compactMap(\.mediaOverlay))
+        var droppedPaths: Set<String> = []
+        for id in replacedOverlays.subtracting(keptOverlays).sorted() {
+            editor.removeManifestItem(id: id)
+            if let path = source.package.items.first(where: { $0.id == id })?.path { droppedPaths.insert(path) }
+        }
         let stylesheetID = editor.newIdentifier("raudio-media-overlay-css")
         var css = "/* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */\n"
         css += ".\(Self.cssIdentifier(options.activeClass)) { background-color: #fff3a0; color: #000; }\n"
@@ -123,7 +132,7 @@ public struct MediaOverlayEPUBWriter {
         replaced[source.packagePath] = editor.editedData()
 
         var entries = [ZIPEntryWriter.Entry(path: "mimetype", data: Data("application/epub+zip".utf8), compressed: false)]
-        for path in source.order where path != "mimetype" {
+        for path in source.order where path != "mimetype" && !droppedPaths.contains(path) {
             entries.append(.init(path: path, data: replaced[path] ?? source.data[path] ?? Data(), compressed: ZIPEntryWriter.compresses(path)))
         }
         return entries + added

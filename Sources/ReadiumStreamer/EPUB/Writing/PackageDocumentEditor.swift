@@ -154,6 +154,15 @@ struct PackageDocumentEditor {
         if !metas.isEmpty { edits.append((end.lowerBound..<end.lowerBound, "  " + metas.joined(separator: "\n    ") + "\n  ")) }
     }
 
+    /// Removes the manifest item `id` (an earlier overlay that a new one replaces), its line's indentation with it.
+    mutating func removeManifestItem(id: String) {
+        guard let item = elements(named: "item").first(where: { scanner.elements[$0].attributes["id"] == id }) else { return }
+        let element = scanner.elements[item]
+        var lower = element.startTag.lowerBound
+        while lower > 0, scanner.bytes[lower - 1] == UInt8(ascii: " ") || scanner.bytes[lower - 1] == UInt8(ascii: "\t") { lower -= 1 }
+        edits.append((lower..<(element.endTag?.upperBound ?? element.startTag.upperBound), ""))
+    }
+
     /// Sets the package's `version` to 3.0.
     mutating func setVersion3() {
         guard let package = elements(named: "package").first else { return }
