@@ -14,8 +14,9 @@ import Testing
                                            environment: ["RAUDIO_NO_STATE": "1"], timeout: 300)
         #expect(result.status == 0, "\(command) \(book): \(result.standardError)")
         return RenderCommandTests.events(result.standardOutput).filter { $0["type"] == "utterance" }.compactMap { event in
+            // An image or a page's media has no quote (speak) or an empty one (the overlay's text is the element).
             guard let locator = event["locator"]?.objectValue, let href = locator["href"]?.stringValue,
-                  let highlight = locator["text"]?.objectValue?["highlight"]?.stringValue else { return nil }
+                  let highlight = locator["text"]?.objectValue?["highlight"]?.stringValue, !highlight.isEmpty else { return nil }
             return (href.split(separator: "#").first.map(String.init) ?? href) + " | " + highlight
         }
     }
@@ -33,8 +34,11 @@ import Testing
         let played = try Self.utterances("play", output)
         #expect(!spoken.isEmpty)
         #expect(played == spoken, "first difference: \(zip(played, spoken).first { $0 != $1 }.map { "\($0) / \($1)" } ?? "in length \(played.count) / \(spoken.count)")")
+        // EPUBCheck: nothing it did not find in the source (the DAISY book has a non-linear nav with no link to it).
         if EPUBCheck.isAvailable {
-            #expect(try EPUBCheck.problems(in: URL(fileURLWithPath: output)) == [])
+            let before = try EPUBCheck.problems(in: URL(fileURLWithPath: source)).map(\.code)
+            let new = try EPUBCheck.problems(in: URL(fileURLWithPath: output)).filter { !before.contains($0.code) }
+            #expect(new.isEmpty, "\(new)")
         }
     }
 }
