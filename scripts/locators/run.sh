@@ -36,6 +36,20 @@ for name in epub/w3c-epub-tests/mol-audio.epub epub/daisy/epub30-test-0320-media
             epub/epubcheck-edge/mediaoverlays-minimal-valid.epub; do
     [[ -f "$CORPUS/$name" ]] && narrate+=("$CORPUS/$name")
 done
+# Books raudio render wrote (EPUB 3 with Media Overlays, word by word): every SMIL text reference, as
+# `raudio play` reports it, resolved like any other narration.
+RENDERED="$ROOT/build/locators/rendered"
+rm -rf "$RENDERED" && mkdir -p "$RENDERED"
+for source in samples/lighthouse.epub "$CORPUS/epub/idpf-epub3-samples/hefty-water.epub"; do
+    [[ -f "$source" ]] || continue
+    out="$RENDERED/rendered-$(basename "$source")"
+    if "$RAUDIO" render "$source" --granularity word --to epub3 "$out" --cache "$RENDERED/cache" >/dev/null 2>"$RENDERED/render.err"; then
+        narrate+=("$out")
+    else
+        echo "locators: raudio render $source failed: $(tail -1 "$RENDERED/render.err")" >&2
+        exit 1
+    fi
+done
 arguments=(--raudio "$RAUDIO" --markdown "$SECTION" --self-test)
 for book in "${speak[@]}"; do arguments+=(--speak "$book"); done
 for book in "${narrate[@]}"; do arguments+=(--narrate "$book"); done
