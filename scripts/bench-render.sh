@@ -15,7 +15,7 @@ RENDER_JOBS=2
 render_output_seconds() {
     "$RAUDIO" info "$1" 2>/dev/null | python3 -c 'import json, sys
 info = json.load(sys.stdin)
-print(info.get("duration") or info.get("publication", {}).get("duration") or "")' 2>/dev/null
+print(info.get("metadata", {}).get("duration") or info.get("duration") or "")' 2>/dev/null
 }
 
 # mp3_seconds FILE: an MP3's length by ffprobe.
