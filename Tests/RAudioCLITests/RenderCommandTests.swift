@@ -143,7 +143,7 @@ import Testing
         #expect(whole.status == 0, "\(whole.standardError)")
         let reference = try bytes("whole")
         var random = SplitMix64(seed: UInt64(Date().timeIntervalSince1970))
-        let points = [0.0, 0.8] + (0..<2).map { _ in Double(random.next() % 90) / 100 }
+        let points = [0.0, 0.8] + (0..<8).map { _ in Double(random.next() % 90) / 100 }
         for (number, point) in points.enumerated() {
             let cache = folder.appendingPathComponent("cache-\(number)").path
             let done = try Self.killThenFinish(book: book.path, outputs: outputs("run\(number)"), cache: cache, at: point)

@@ -42,3 +42,33 @@ import Testing
         }
     }
 }
+
+/// The M4B and the EPUB 3 of one render, read by other tools: ffprobe's chapters are the navigation document's,
+/// each as long as the narration of its document in the EPUB (`media:duration` of its overlay) within 50 ms.
+@Suite(.serialized) struct RenderM4BChapterTests {
+    @Test func ffprobesChaptersAreTheTocAndAsLongAsTheEPUBsNarration() throws {
+        let folder = RenderCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let m4b = folder.appendingPathComponent("book.m4b").path, epub = folder.appendingPathComponent("book.epub").path
+        let render = try ProcessRunner.raudio(["render", RenderCommandTests.sample, "--to", "m4b", m4b, "--to", "epub3", epub,
+                                               "--cache", folder.appendingPathComponent("cache").path], timeout: 120)
+        #expect(render.status == 0, "\(render.standardError)")
+        let probe = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-show_chapters", "-of", "json", m4b])
+        #expect(probe.status == 0, "\(probe.standardError)")
+        let chapters = try #require(try JSONValue(parsing: Array(probe.standardOutput.utf8)).objectValue?["chapters"]?.arrayValue?.compactMap(\.objectValue))
+        #expect(chapters.compactMap { $0["tags"]?.objectValue?["title"]?.stringValue } == ["Chapter 1. The Storm", "Chapter 2. Le matin"])
+        // The narration of each document, from the package document of the EPUB written in the same run.
+        let opf = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-p", epub, "EPUB/package.opf"]).standardOutput
+        let durations = opf.split(separator: "\n").compactMap { line -> Double? in
+            guard line.contains("property=\"media:duration\" refines="), let open = line.firstIndex(of: ">"),
+                  let close = line[open...].firstIndex(of: "<") else { return nil }
+            let parts = line[line.index(after: open)..<close].split(separator: ":").compactMap { Double($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : nil
+        }
+        #expect(durations.count == chapters.count)
+        for (chapter, narration) in zip(chapters, durations) {
+            let length = (Double(chapter["end_time"]?.stringValue ?? "") ?? 0) - (Double(chapter["start_time"]?.stringValue ?? "") ?? 0)
+            #expect(abs(length - narration) <= 0.05, "chapter \(chapter["tags"]?.objectValue?["title"]?.stringValue ?? "?"): \(length) s, narration \(narration) s")
+        }
+    }
+}
