@@ -14,12 +14,6 @@ public enum BookIdentity {
 
     /// FNV-1a, 64 bits, in hex: stable across runs and machines (Swift's `Hasher` is seeded per process).
     static func fnv1a64(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        FNV1a64(text).hex
     }
 }

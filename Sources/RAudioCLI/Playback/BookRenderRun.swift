@@ -189,14 +189,12 @@ struct BookRenderRun {
         var presets = "built-in"
         if let presetsFolder {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: presetsFolder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var hash = FNV1a64()
             for name in names {
-                for byte in Array(name.utf8) + Array((FileManager.default.contents(atPath: presetsFolder.appendingPathComponent(name).path) ?? Data())) {
-                    hash ^= UInt64(byte)
-                    hash &*= 0x0000_0100_0000_01B3
-                }
+                hash.combine(name.utf8)
+                hash.combine(FileManager.default.contents(atPath: presetsFolder.appendingPathComponent(name).path) ?? Data())
             }
-            presets = String(hash, radix: 16)
+            presets = String(hash.value, radix: 16)
         }
         var identity = "espeak-ng \(ESpeakEngine.libraryVersion) presets \(presets)"
         if let router = engine as? SpeechEngineRouter, let piper = router.neural as? PiperEngine {

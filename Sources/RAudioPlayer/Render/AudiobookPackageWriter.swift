@@ -13,7 +13,6 @@ import ZIPFoundation
 /// under a temporary name beside the output and renamed at the end.
 public enum AudiobookPackageWriter {
     /// The ZIP entries' date (the epoch of ZIP's DOS dates is 1980).
-    static let entryDate = Date(timeIntervalSince1970: 315_532_800)
 
     /// The manifest of `book` rendered from `publication`, narrated by `narrator`.
     public static func manifest(of book: RenderedBook, publication: Publication, narrator: String?, coverPath: String?) -> Manifest {
@@ -64,52 +63,25 @@ public enum AudiobookPackageWriter {
 
     /// Writes the package at `path`. Throws `AudioSinkError` (`.cannotCreate`, `.writeFailed`).
     public static func write(_ book: RenderedBook, publication: Publication, narrator: String?, to path: String) throws(AudioSinkError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
-        unlink(temporary.path)
         var cover: (path: String, data: Data)?
         if let link = publication.manifest.coverLink, let data = try? publication.resource(at: link.href).read() {
             cover = ("cover." + ((link.hrefWithoutFragment as NSString).pathExtension.isEmpty ? "jpg" : (link.hrefWithoutFragment as NSString).pathExtension), data)
         }
         let manifest = manifest(of: book, publication: publication, narrator: narrator, coverPath: cover?.path)
         let manifestData = Data(manifest.json.serialized(.pretty).utf8)
-        do {
-            let archive: Archive
-            do {
-                archive = try Archive(url: temporary, accessMode: .create)
-            } catch {
-                throw AudioSinkError(.cannotCreate, subject: path, message: "cannot write beside it (\(temporary.path)): \(error)", cause: error)
-            }
-            try add(manifestData, as: "manifest.json", compressed: true, to: archive)
-            if let cover { try add(cover.data, as: cover.path, compressed: false, to: archive) }
+        try RenderArchive.write(to: path) { archive in
+            try RenderArchive.add(manifestData, as: "manifest.json", compressed: true, to: archive)
+            if let cover { try RenderArchive.add(cover.data, as: cover.path, compressed: false, to: archive) }
             for document in book.documents {
                 let size = (try? FileManager.default.attributesOfItem(atPath: document.audioFile.path)[.size] as? Int64) ?? 0
                 let handle = try FileHandle(forReadingFrom: document.audioFile)
                 defer { try? handle.close() }
-                try archive.addEntry(with: audioPath(of: document), type: .file, uncompressedSize: size, modificationDate: entryDate,
+                try archive.addEntry(with: audioPath(of: document), type: .file, uncompressedSize: size, modificationDate: RenderArchive.entryDate,
                                      permissions: 0o644, compressionMethod: .none) { position, count in
                     try handle.seek(toOffset: UInt64(position))
                     return try handle.read(upToCount: count) ?? Data()
                 }
             }
-        } catch let error as AudioSinkError {
-            unlink(temporary.path)
-            throw error
-        } catch {
-            unlink(temporary.path)
-            throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(temporary.path): \(error)", cause: error)
-        }
-        guard rename(temporary.path, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw AudioSinkError(.writeFailed, subject: path, message: "cannot rename \(temporary.path) to it: \(reason)", underlyingStatus: errno)
-        }
-    }
-
-    private static func add(_ data: Data, as path: String, compressed: Bool, to archive: Archive) throws {
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: entryDate, permissions: 0o644,
-                             compressionMethod: compressed ? .deflate : .none) { position, count in
-            data.subdata(in: Int(position)..<Int(position) + count)
         }
     }
 }

@@ -39,41 +39,15 @@ public struct RenderPart: Sendable, Equatable {
     /// Writes the part at `path` from the files of `cache` (a temporary name beside it, renamed at the end).
     /// Throws `AudioSinkError`: `.cannotCreate`, or `.writeFailed` (a cache file gone, a full disk).
     public func write(from cache: UtteranceAudioCache, to path: String) throws(AudioSinkError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
-        unlink(temporary.path)
-        do {
-            let archive: Archive
-            do {
-                archive = try Archive(url: temporary, accessMode: .create)
-            } catch {
-                throw AudioSinkError(.cannotCreate, subject: path, message: "cannot write beside it (\(temporary.path)): \(error)", cause: error)
-            }
-            try Self.add(Data(json.serialized(.pretty).utf8), as: Self.descriptionName, to: archive)
+        let description = Data(json.serialized(.pretty).utf8)
+        try RenderArchive.write(to: path) { archive in
+            try RenderArchive.add(description, as: Self.descriptionName, compressed: false, to: archive)
             for name in files {
                 guard let data = FileManager.default.contents(atPath: cache.folder.appendingPathComponent(name).path) else {
                     throw AudioSinkError(.writeFailed, subject: path, message: "the speech cache lost \(name) while the part was written")
                 }
-                try Self.add(data, as: name, to: archive)
+                try RenderArchive.add(data, as: name, compressed: false, to: archive)
             }
-        } catch let error as AudioSinkError {
-            unlink(temporary.path)
-            throw error
-        } catch {
-            unlink(temporary.path)
-            throw AudioSinkError(.writeFailed, subject: path, message: "cannot write \(temporary.path): \(error)", cause: error)
-        }
-        guard rename(temporary.path, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw AudioSinkError(.writeFailed, subject: path, message: "cannot rename \(temporary.path) to it: \(reason)", underlyingStatus: errno)
-        }
-    }
-
-    private static func add(_ data: Data, as name: String, to archive: Archive) throws {
-        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: AudiobookPackageWriter.entryDate,
-                             permissions: 0o644, compressionMethod: .none) { position, count in
-            data.subdata(in: Int(position)..<Int(position) + count)
         }
     }
 

@@ -46,16 +46,7 @@ public struct UtteranceAudioCache: Sendable {
 
         /// Two FNV-1a hashes (64 bits each, different offsets) in hex: the file's name.
         var fileName: String {
-            func fnv(_ offset: UInt64) -> String {
-                var hash = offset
-                for byte in text.utf8 {
-                    hash ^= UInt64(byte)
-                    hash &*= 0x0000_0100_0000_01B3
-                }
-                let hex = String(hash, radix: 16)
-                return String(repeating: "0", count: 16 - hex.count) + hex
-            }
-            return fnv(0xcbf2_9ce4_8422_2325) + fnv(0x6c62_272e_07bb_0142)
+            FNV1a64(text).hex + FNV1a64(text, offset: 0x6c62_272e_07bb_0142).hex
         }
     }
 

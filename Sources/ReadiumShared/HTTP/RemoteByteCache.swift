@@ -103,12 +103,7 @@ public final class RemoteByteCache: Sendable {
 
     /// FNV-1a (64 bits) of the URL, and the length: a folder name.
     static func key(url: String, length: UInt64) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16) + "-" + String(length)
+        String(FNV1a64(url).value, radix: 16) + "-" + String(length)
     }
 
     /// Every block file under `folder`: path, size and modification time.

@@ -4,7 +4,7 @@ import ZIPFoundation
 
 /// Writes an OCF ZIP deterministically: entries in the given order (`mimetype` first, stored), one fixed time
 /// for all, fixed permissions; audio and images stored, text deflated.
-enum ZIPEntryWriter {
+public enum ZIPEntryWriter {
     struct Entry {
         var path: String
         var data: Data
@@ -19,7 +19,7 @@ enum ZIPEntryWriter {
 
     /// The `Date` whose local calendar fields are `date`'s in UTC: ZIPFoundation writes DOS times in local
     /// time, and this keeps the bytes the same in every time zone. No earlier than 1980 (DOS time's start).
-    static func dosDate(_ date: Date) -> Date {
+    public static func dosDate(_ date: Date) -> Date {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         var fields = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: max(date, Date(timeIntervalSince1970: 315_532_800)))
