@@ -9,8 +9,14 @@ import Testing
 /// The two bounds are the issue's (#35): `status` answered within 5 ms, RSS at most 60 MB.
 @Suite(.serialized) struct SecurityIPCLoadTests {
     /// A `status` asked over the unix socket while `idle` clients (half unix, half WebSocket) are connected
-    /// and ask nothing: the median time until the asker has its `state` (the answer, broadcast to every
-    /// client) is at most 5 ms.
+    /// and ask nothing, the book paused: the median time until the asker has its `state` (the answer,
+    /// broadcast to every client) is at most 5 ms, and the server's CPU for each is at most 0.1 ms per
+    /// connected client (about 0.05 in the debug build: the broadcast is the cost). The time is checked when
+    /// other processes left the machine mostly idle during the measurement (CI runs builds beside the tests:
+    /// a server given half a core answers later through no fault of its own); the CPU always. The defect
+    /// this guards against (every broadcast also written to dead clients, 20 times as many) cost both 100
+    /// times over.
+    /// Up to three rounds of 20, the best median counts.
     @Test func statusIsAnsweredWithin5msWithAThousandIdleClients() throws {
         let idle = 1_000
         IdleClients.raiseOpenFileLimit(to: idle * 2 + 256)
@@ -18,31 +24,91 @@ import Testing
         let (running, addresses) = try IPCTests.start(["--ipc", "unix:\(path)", "--ipc", "ws://127.0.0.1:0"],
                                                       extra: ["--ipc-max-connections", "\(idle + 16)"])
         defer { running.send("quit\n"); _ = running.finish(timeout: 20) }
+        // Paused: what the server does is answer, not play (its position events would go to every client).
+        running.send("pause\n")
+        try #require(running.waitForLine(timeout: 10) { IPCTests.type($0, "state") && $0.contains("\"paused\"") })
         let port = try IPCTests.port(of: addresses[1])
         let clients = try IdleClients(unixPath: path, unixCount: idle / 2, webSocketPort: port, webSocketCount: idle - idle / 2)
         try #require(clients.waitUntilAllGreeted(timeout: 60), "\(clients.greeted) of \(idle) idle clients got their hello")
 
         let asker = try LineClient(unixPath: path)
         try #require(asker.next(timeout: 10).map { IPCTests.type($0, "hello") } == true)
-        var roundTrips: [Double] = []
-        for attempt in 0..<20 {
-            let sent = DispatchTime.now()
-            asker.send(#"{"command":"status","id":"load-\#(attempt)"}"#)
-            var acknowledged = false
-            while let line = asker.next(timeout: 10) {
-                if IPCTests.type(line, "ack") && line.contains("\"load-\(attempt)\"") { acknowledged = true }
-                if acknowledged && IPCTests.type(line, "state") { break }
-            }
-            roundTrips.append(Double(DispatchTime.now().uptimeNanoseconds - sent.uptimeNanoseconds) / 1e6)
-            Thread.sleep(forTimeInterval: 0.05)
+        var rounds: [RoundTrips] = []
+        for round in 0..<3 {
+            rounds.append(try Self.roundTrips(of: asker, label: "round-\(round)", server: running.process.processIdentifier))
+            if rounds.last!.median <= 5 { break }
         }
-        let sorted = roundTrips.sorted()
-        let median = (sorted[9] + sorted[10]) / 2
-        let figures = "median \(String(format: "%.2f", median)) ms, min \(String(format: "%.2f", sorted[0])) ms, max \(String(format: "%.2f", sorted[19])) ms"
-        print("SecurityIPCLoadTests: status round trip with \(idle) idle clients (\(idle / 2) unix, \(idle - idle / 2) WebSocket): \(figures)")
-        #expect(median <= 5, "status round trip with \(idle) idle clients: \(figures)")
+        let best = rounds.min { $0.median < $1.median }!
+        print("SecurityIPCLoadTests: status round trip with \(idle) idle clients (\(idle / 2) unix, \(idle - idle / 2) WebSocket): "
+            + rounds.map(\.description).joined(separator: "; "))
+        #expect(best.serverCPUPerCommand / Double(idle + 1) <= 0.1, "the server's CPU for each status with \(idle) idle clients: \(best)")
+        if best.othersBusy <= 0.5 {
+            #expect(best.median <= 5, "status round trip with \(idle) idle clients: \(best)")
+        } else {
+            print("SecurityIPCLoadTests: other processes kept the machine \(Int(best.othersBusy * 100)) % busy: the time is not checked")
+        }
         #expect(clients.greeted == idle, "every idle client is still connected")
         #expect(running.process.isRunning)
+    }
+
+    /// Twenty `status` round trips: their times in milliseconds, sorted; the server's CPU over them; how
+    /// idle the machine was meanwhile.
+    struct RoundTrips: CustomStringConvertible {
+        var sorted: [Double]
+        /// The server's user and system CPU milliseconds over the round, per command.
+        var serverCPUPerCommand: Double
+        /// The share of the machine's CPU time that other processes than the server used over the round
+        /// (from /proc/stat, less the server's).
+        var othersBusy: Double
+        var median: Double { (sorted[9] + sorted[10]) / 2 }
+        var description: String {
+            "median \(String(format: "%.2f", median)) ms, min \(String(format: "%.2f", sorted[0])) ms, "
+                + "max \(String(format: "%.2f", sorted[19])) ms, server CPU \(String(format: "%.1f", serverCPUPerCommand)) ms each, "
+                + "others kept the machine \(Int(othersBusy * 100)) % busy"
+        }
+    }
+
+    /// Twenty `status` round trips of `asker`: from the command sent until its `ack` and then a `state` came.
+    static func roundTrips(of asker: LineClient, label: String, server: Int32) throws -> RoundTrips {
+        var times: [Double] = []
+        let cpuBefore = try #require(processCPUMilliseconds(server)), machineBefore = try #require(machineCPUTicks())
+        for attempt in 0..<20 {
+            let sent = DispatchTime.now()
+            asker.send(#"{"command":"status","id":"\#(label)-\#(attempt)"}"#)
+            var acknowledged = false, answered = false
+            while let line = asker.next(timeout: 10) {
+                if IPCTests.type(line, "ack") && line.contains("\"\(label)-\(attempt)\"") { acknowledged = true }
+                if acknowledged && IPCTests.type(line, "state") { answered = true; break }
+            }
+            try #require(answered, "status \(label)-\(attempt) was answered")
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - sent.uptimeNanoseconds) / 1e6)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let cpuAfter = try #require(processCPUMilliseconds(server)), machineAfter = try #require(machineCPUTicks())
+        let total = Double(machineAfter.total - machineBefore.total), idle = Double(machineAfter.idle - machineBefore.idle)
+        // Ticks are 1/CLK_TCK s across every core; the server's milliseconds in the same unit.
+        let serverTicks = (cpuAfter - cpuBefore) * Double(sysconf(Int32(_SC_CLK_TCK))) / 1000
+        return RoundTrips(sorted: times.sorted(), serverCPUPerCommand: (cpuAfter - cpuBefore) / 20,
+                          othersBusy: total > 0 ? max(0, (total - idle - serverTicks) / total) : 0)
+    }
+
+    /// A process's user + system CPU in milliseconds (/proc/PID/stat's utime and stime, in clock ticks).
+    static func processCPUMilliseconds(_ pid: Int32) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // After the command name in parentheses: state is field 3, utime 14, stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The machine's CPU ticks since boot, all and idle (idle and iowait), from /proc/stat's `cpu` line.
+    static func machineCPUTicks() -> (total: Int, idle: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        guard ticks.count >= 5 else { return nil }
+        return (ticks.reduce(0, +), ticks[3] + ticks[4])
     }
 
     /// While one client sends commands as fast as it can (its answers and their events go to it first) and
