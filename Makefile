@@ -7,8 +7,11 @@ SAMPLE ?= samples/gull-rock.audiobook
 # The release build is the one that ships: the Swift standard library and Foundation linked into the binary
 # (--static-swift-stdlib), so an installed raudio needs no Swift toolchain, only Debian's C libraries; no
 # $$ORIGIN run path (--disable-local-rpath): it loads no library from beside itself, and Debian forbids one.
-SWIFT_RELEASE = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
-RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
+# RELEASE_SCRATCH: where it is built (SwiftPM's --scratch-path): .build, beside the debug build, unless set
+# (CI builds it in .build-release, at the same time as the debug build: SwiftPM locks its scratch path).
+RELEASE_SCRATCH ?= .build
+SWIFT_RELEASE = $(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --static-swift-stdlib --disable-local-rpath
+RELEASE_BIN = $$($(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --show-bin-path)
 # make install / uninstall: where (DESTDIR is prepended to every path, for packaging).
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -62,22 +65,22 @@ spdx: ## Check that every source file starts with its SPDX licence line (FIX=1 a
 	@bash scripts/check-spdx.sh $(if $(FIX),--fix)
 
 conformance: release ## Run raudio over every corpus file (+ DIRS="..."); fails on crash/hang/bad exit; writes docs/CONFORMANCE.md
-	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(DIRS)
+	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/conformance.sh "$(RELEASE_BIN)/raudio" $(DIRS)
 
 locators: release ## Resolve every locator of the corpus and sample EPUBs in headless Chromium; writes docs/LOCATORS.md
-	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/locators/run.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/locators/run.sh "$(RELEASE_BIN)/raudio"
 
 SCREENSHOT ?= docs/readalong.png
 
 readalong: release ## Test the read-along page (--web) in headless Chromium while raudio speaks and plays; screenshot to SCREENSHOT
 	@mkdir -p "$(dir $(SCREENSHOT))"
-	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/readalong/page-test.py --raudio "$$($(SWIFT) build -c release --show-bin-path)/raudio" --screenshot "$(SCREENSHOT)"
+	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/readalong/page-test.py --raudio "$(RELEASE_BIN)/raudio" --screenshot "$(SCREENSHOT)"
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
-	@bash scripts/soak.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+	@bash scripts/soak.sh "$(RELEASE_BIN)/raudio"
 
 state-stress: release ## Kill players with SIGKILL 1,000 times (KILLS=...) mid-save, then check the listening-state store (not in CI)
-	@bash scripts/state-kill-stress.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio" $(or $(KILLS),1000)
+	@bash scripts/state-kill-stress.sh "$(RELEASE_BIN)/raudio" $(or $(KILLS),1000)
 
 security: deps ## Run the security suites (Security*: forged requests, exhaustion, framing, bombs, state store, signals; docs/SECURITY.md)
 	$(SWIFT) build --build-tests
@@ -88,7 +91,7 @@ demo: build ## Play the sample audiobook (or render it to build/demo/ without a 
 
 bench: release ## Run the benchmarks against their targets and reference tools; writes BENCHMARKS.md
 	$(SWIFT_RELEASE) --product raudio-bench
-	@bash scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/raudio"
+	@bash scripts/bench.sh "$(RELEASE_BIN)/raudio"
 
 DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine RAudioPlayer
 
@@ -109,4 +112,4 @@ sanitize: deps ## Run the test suite under AddressSanitizer, then ThreadSanitize
 	SWIFT=$(SWIFT) bash scripts/sanitizers/run.sh all
 
 clean: ## Remove the build products (.build/, .build-*/ and build/)
-	rm -rf .build .build-fuzz .build-asan .build-tsan build
+	rm -rf .build .build-release .build-fuzz .build-asan .build-tsan build

@@ -72,8 +72,12 @@ public enum ProcessRunner {
         )
     }
 
-    /// The built `raudio` executable, next to the test bundle.
+    /// The `raudio` executable the end-to-end tests run: `RAUDIO_TEST_BINARY` when set (CI runs them on the
+    /// release build that ships, `.ci/run`), else the one built next to the test bundle.
     public static var raudioExecutable: URL {
+        if let path = ProcessInfo.processInfo.environment["RAUDIO_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         while folder.path != "/" {
