@@ -31,19 +31,22 @@ extension BookRenderer {
         return try result.get()
     }
 
-    /// The book's blocks as the engine is asked for them, and each block's weight (its text's UTF-8 bytes).
-    private func plannedBlocks() throws(CommandFailure) -> (utterances: [SpeechUtterance], blocks: [[SynthesisWindow.Item]], weights: [Int]) {
+    /// The book's blocks as the engine is asked for them, their size, and each block's weight (its text's UTF-8
+    /// bytes).
+    private func plannedBlocks() throws(CommandFailure)
+        -> (utterances: [SpeechUtterance], blocks: [[SynthesisWindow.Item]], blockSize: Int, weights: [Int]) {
         let (utterances, mainLanguage, _) = try plannedUtterances()
-        let blockCount = (utterances.count + settings.blockSize - 1) / settings.blockSize
-        let blocks = (0..<blockCount).map { blockItems($0, of: utterances, mainLanguage: mainLanguage) }
-        return (utterances, blocks, blocks.map { $0.reduce(0) { $0 + $1.request.text.utf8.count } })
+        let blockSize = settings.blockSize(forUtterances: utterances.count)
+        let blockCount = (utterances.count + blockSize - 1) / blockSize
+        let blocks = (0..<blockCount).map { blockItems($0, of: utterances, blockSize: blockSize, mainLanguage: mainLanguage) }
+        return (utterances, blocks, blockSize, blocks.map { $0.reduce(0) { $0 + $1.request.text.utf8.count } })
     }
 
     private func renderShareBlocking(_ shard: RenderShard, progress: (RenderProgressReport) -> Void) throws(CommandFailure) -> RenderedShare {
         guard let cache else {
             throw CommandFailure(.usage, code: "usage", message: "a share is synthesized into a speech cache, and this render has none")
         }
-        let (utterances, blocks, weights) = try plannedBlocks()
+        let (utterances, blocks, blockSize, weights) = try plannedBlocks()
         let share = shard.blocks(weights: weights)
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)
         let total = blocks[share].reduce(0) { $0 + $1.count }
@@ -80,7 +83,7 @@ extension BookRenderer {
             window.cancel()
             throw error
         }
-        let part = RenderPart(shard: shard, blocks: share, blockCount: blocks.count, blockSize: settings.blockSize,
+        let part = RenderPart(shard: shard, blocks: share, blockCount: blocks.count, blockSize: blockSize,
                               engineIdentity: settings.engineIdentity, files: files)
         return RenderedShare(part: part, counts: counts, audioSeconds: seconds)
     }
@@ -92,15 +95,15 @@ extension BookRenderer {
         guard let cache, let first = parts.first else {
             throw CommandFailure(.usage, code: "usage", message: "--merge takes the part files of raudio render --shard")
         }
-        let (_, blocks, weights) = try plannedBlocks()
+        let (_, blocks, blockSize, weights) = try plannedBlocks()
         for part in parts {
             let name = "part \(part.shard)"
             if part.shard.count != first.shard.count {
                 throw CommandFailure(.badData, code: "part-mismatch", message: "\(name) is a share of \(part.shard.count), part \(first.shard) of \(first.shard.count): parts of one cut only")
             }
-            if part.blockSize != settings.blockSize || part.blockCount != blocks.count {
+            if part.blockSize != blockSize || part.blockCount != blocks.count {
                 throw CommandFailure(.badData, code: "part-mismatch",
-                                     message: "\(name) was cut from another reading of the book (\(part.blockCount) blocks of \(part.blockSize); this one has \(blocks.count) of \(settings.blockSize)): the same book, raudio and options as the shards")
+                                     message: "\(name) was cut from another reading of the book (\(part.blockCount) blocks of \(part.blockSize); this one has \(blocks.count) of \(blockSize)): the same book, raudio and options as the shards")
             }
             if part.engineIdentity != settings.engineIdentity {
                 throw CommandFailure(.badData, code: "part-mismatch",

@@ -87,13 +87,14 @@ public final class BookRenderer: Sendable {
         assembly.warnings = contentErrors.map { RenderWarning(code: $0.codeName, message: $0.description, href: $0.subject) }
         let window = SynthesisWindow(engine: engine, cache: cache, engineIdentity: settings.engineIdentity)
         let media = EmbeddedMediaOpener(publication: publication, decoderFactory: RAudioDecoderFactory())
-        let blockSize = settings.blockSize
+        let blockSize = settings.blockSize(forUtterances: utterances.count)
         let blockCount = (utterances.count + blockSize - 1) / blockSize
         var requestedBlocks = 0
         // Blocks handed to the engine ahead of the one being encoded: one per worker keeps them all busy.
         func requestAhead(of index: Int) {
             while requestedBlocks < blockCount, requestedBlocks <= index / blockSize + settings.synthesisWindow {
-                window.requestBlock(blockItems(requestedBlocks, of: utterances, mainLanguage: mainLanguage), number: requestedBlocks)
+                window.requestBlock(blockItems(requestedBlocks, of: utterances, blockSize: blockSize, mainLanguage: mainLanguage),
+                                    number: requestedBlocks)
                 requestedBlocks += 1
             }
         }
@@ -132,10 +133,10 @@ public final class BookRenderer: Sendable {
         }
     }
 
-    /// Block `number` of `utterances` (`settings.blockSize` of them), as the engine is asked for it: each
-    /// utterance's request by the voice rule, media left out.
-    func blockItems(_ number: Int, of utterances: [SpeechUtterance], mainLanguage: Language?) -> [SynthesisWindow.Item] {
-        let range = (number * settings.blockSize)..<min(utterances.count, (number + 1) * settings.blockSize)
+    /// Block `number` of `utterances` (`blockSize` of them), as the engine is asked for it: each utterance's
+    /// request by the voice rule, media left out.
+    func blockItems(_ number: Int, of utterances: [SpeechUtterance], blockSize: Int, mainLanguage: Language?) -> [SynthesisWindow.Item] {
+        let range = (number * blockSize)..<min(utterances.count, (number + 1) * blockSize)
         return range.compactMap { itemIndex -> SynthesisWindow.Item? in
             let utterance = utterances[itemIndex]
             guard !utterance.isMedia else { return nil }

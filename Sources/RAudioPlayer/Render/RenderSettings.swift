@@ -28,12 +28,13 @@ public struct RenderSettings: Sendable {
     public var synthesisWindow: Int
     /// Utterances per block: each block is synthesized by a fresh eSpeak NG process, so that its audio does not
     /// depend on what was spoken before it, and a resumed render speaks again at most the blocks it had not
-    /// finished. Larger blocks start fewer processes; smaller ones lose less to a kill.
-    public var blockSize: Int
+    /// finished. Larger blocks start fewer processes; smaller ones lose less to a kill. Nil (the default): from
+    /// the book's length (`automaticBlockSize`).
+    public var blockSize: Int?
 
     public init(voice: TTSVoice?, configuration: SpeechSynthesizerConfiguration = .init(), fallbackLanguage: Language = Language(code: "en"),
                 rate: Double = 1, pitch: Double = 1, granularity: NarrationGranularity = .sentence, codec: AudioFileCodec = .mp3,
-                engineIdentity: String, synthesisWindow: Int = 2, blockSize: Int = 16) {
+                engineIdentity: String, synthesisWindow: Int = 2, blockSize: Int? = nil) {
         self.voice = voice
         self.configuration = configuration
         self.fallbackLanguage = fallbackLanguage
@@ -43,6 +44,19 @@ public struct RenderSettings: Sendable {
         self.codec = codec
         self.engineIdentity = engineIdentity
         self.synthesisWindow = max(1, synthesisWindow)
-        self.blockSize = max(1, blockSize)
+        self.blockSize = blockSize.map { max(1, $0) }
+    }
+
+    /// The utterances per block of a book of `count` utterances: `blockSize`, else `automaticBlockSize`.
+    public func blockSize(forUtterances count: Int) -> Int {
+        blockSize ?? Self.automaticBlockSize(forUtterances: count)
+    }
+
+    /// A 16th of the book, from 16 to 64 utterances: a kill loses at most the block being encoded and the
+    /// window ahead (3 blocks: for a book of 256 utterances or more, under a fifth of it), and a long book
+    /// starts a process per 64 utterances (a few minutes of audio) instead of per 16. It depends on the book alone, never on the machine or
+    /// `--jobs`: shards and resumed runs cut the same blocks.
+    public static func automaticBlockSize(forUtterances count: Int) -> Int {
+        min(64, max(16, count / 16))
     }
 }
