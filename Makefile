@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong soak state-stress security demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong render-check soak state-stress security demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -75,6 +75,9 @@ SCREENSHOT ?= docs/readalong.png
 readalong: release ## Test the read-along page (--web) in headless Chromium while raudio speaks and plays; screenshot to SCREENSHOT
 	@mkdir -p "$(dir $(SCREENSHOT))"
 	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/readalong/page-test.py --raudio "$(RELEASE_BIN)/raudio" --screenshot "$(SCREENSHOT)"
+
+render-check: release ## Render every corpus EPUB to EPUB 3 with Media Overlays and run EPUBCheck on each book and render (not in CI); writes docs/RENDER-EPUBCHECK.md
+	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/render-epubcheck.py "$(RELEASE_BIN)/raudio"
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$(RELEASE_BIN)/raudio"

@@ -11,7 +11,7 @@ struct EmbeddingArticleTests {
 
     /// The built snippet, beside the built raudio.
     private var executable: URL {
-        ProcessRunner.raudioExecutable.deletingLastPathComponent().appendingPathComponent(Self.snippetName)
+        ProcessRunner.builtProductsFolder.appendingPathComponent(Self.snippetName)
     }
 
     @Test func articleProgramPlaysTheSampleAudiobookToTheEndFollowingItsEvents() throws {

@@ -8,7 +8,7 @@ import Testing
 /// chapter, bookmarks it and is paused by the sleep timer; the second resumes there.
 @Suite struct PlayABookSnippetTests {
     static var snippet: URL {
-        ProcessRunner.raudioExecutable.deletingLastPathComponent().appendingPathComponent("PlayABook")
+        ProcessRunner.builtProductsFolder.appendingPathComponent("PlayABook")
     }
 
     @Test func anAppResumesBookmarksMovesByChapterAndSleeps() throws {

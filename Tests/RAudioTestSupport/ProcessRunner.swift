@@ -78,17 +78,23 @@ public enum ProcessRunner {
         if let path = ProcessInfo.processInfo.environment["RAUDIO_TEST_BINARY"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
+        return builtProductsFolder.appendingPathComponent("raudio")
+    }
+
+    /// The folder of the products built with the tests (`raudio`, the documentation's snippet programs):
+    /// the first folder above the test bundle that holds a `raudio` executable.
+    public static var builtProductsFolder: URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("raudio")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
+                return folder
             }
             folder.deleteLastPathComponent()
         }
-        return Corpus.projectRoot.appendingPathComponent(".build/debug/raudio")
+        return Corpus.projectRoot.appendingPathComponent(".build/debug")
     }
 
     /// Runs the built `raudio` with `arguments`. Unless `environment` names a `RAUDIO_STATE_DIR` (an
