@@ -116,6 +116,13 @@ public struct MediaOverlayEPUBWriter {
             // EPUB 2: version 3.0, a navigation document made from the NCX (kept), EPUB 3 metadata.
             editor.setVersion3()
             editor.convertEPUB2Metadata()
+            // EPUB 3 content documents are HTML5's XHTML: `<!DOCTYPE html>`, and no named character reference but
+            // XML's five (EPUBCheck HTM-004 on the XHTML 1.1 DOCTYPE of an EPUB 2 book).
+            for item in source.package.items where item.mediaType == MediaType.xhtml.string {
+                if let data = replaced[item.path] ?? source.data[item.path], let upgraded = Self.html5Document(data) {
+                    replaced[item.path] = upgraded
+                }
+            }
             let navPath = folderPath + ["nav.xhtml"]
             let ncxPath = source.package.ncxID.flatMap { id in source.package.items.first { $0.id == id }?.path }
                 ?? source.package.items.first { $0.mediaType == MediaType.ncx.string }?.path
@@ -149,6 +156,38 @@ public struct MediaOverlayEPUBWriter {
         allowed.remove(charactersIn: "/;?#")
         let downs = target[common...].map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }
         return (ups + downs).joined(separator: "/")
+    }
+
+    /// An EPUB 2 content document as EPUB 3 takes it: its DOCTYPE (XHTML 1.1's, with or without an internal
+    /// subset) replaced by `<!DOCTYPE html>`, and each named character reference other than XML's five written
+    /// as the numeric references of its characters (the same text). Nil when nothing changes or the document
+    /// is not UTF-8.
+    static func html5Document(_ data: Data) -> Data? {
+        guard var text = String(data: data, encoding: .utf8) else { return nil }
+        let original = text
+        if let start = text.range(of: "<!DOCTYPE"), text[..<start.lowerBound].range(of: "<[A-Za-z]", options: .regularExpression) == nil {
+            var depth = 0
+            var end: String.Index?
+            var index = start.upperBound
+            while index < text.endIndex {
+                let character = text[index]
+                if character == "[" { depth += 1 } else if character == "]" { depth -= 1 } else if character == ">" && depth <= 0 {
+                    end = text.index(after: index)
+                    break
+                }
+                index = text.index(after: index)
+            }
+            if let end, text[start.lowerBound..<end] != "<!DOCTYPE html>" { text.replaceSubrange(start.lowerBound..<end, with: "<!DOCTYPE html>") }
+        }
+        let pattern = try! NSRegularExpression(pattern: "&([A-Za-z][A-Za-z0-9]*);")
+        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        for match in matches.reversed() {
+            guard let whole = Range(match.range, in: text), let nameRange = Range(match.range(at: 1), in: text) else { continue }
+            let name = String(text[nameRange])
+            guard !["amp", "lt", "gt", "quot", "apos"].contains(name), let characters = XHTMLByteScanner.decodeEntity(name) else { continue }
+            text.replaceSubrange(whole, with: characters.unicodeScalars.map { "&#x\(String($0.value, radix: 16, uppercase: true));" }.joined())
+        }
+        return text == original ? nil : Data(text.utf8)
     }
 
     /// `name` escaped as a CSS class selector's identifier.
