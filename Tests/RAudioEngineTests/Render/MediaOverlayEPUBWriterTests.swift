@@ -173,6 +173,22 @@ import ZIPFoundation
         #expect(MediaOverlayEPUBWriter.html5Document(upgraded) == nil, "an EPUB 3 document is left as it is")
     }
 
+    /// A manifest item gets a property added to those it has, or a `properties` attribute of its own.
+    @Test func aPropertyIsAddedToAManifestItem() throws {
+        let package = """
+            <package version="2.0"><manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>
+            <item id="b" href="b.xhtml" media-type="application/xhtml+xml" properties="mathml"></item></manifest></package>
+            """
+        var editor = try PackageDocumentEditor(data: Data(package.utf8), href: "p.opf")
+        editor.addProperty("svg", toItem: "a")
+        editor.addProperty("svg", toItem: "b")
+        editor.addProperty("mathml", toItem: "b")
+        #expect(String(decoding: editor.editedData(), as: UTF8.self) == """
+            <package version="2.0"><manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml" properties="svg"/>
+            <item id="b" href="b.xhtml" media-type="application/xhtml+xml" properties="mathml svg"></item></manifest></package>
+            """)
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func twoWritesGiveTheSameBytes() throws {
         let source = try Self.bookURL("epub/idpf-epub3-samples/regime-anticancer-arabic.epub")

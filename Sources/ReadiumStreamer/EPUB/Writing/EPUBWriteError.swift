@@ -6,7 +6,8 @@ public typealias EPUBWriteError = RAudioError<EPUBWriteErrorCode>
 
 /// A stable category of `EPUBWriteError`, for the CLI's exit codes.
 public enum EPUBWriteErrorCode: String, RAudioErrorCode {
-    /// The source EPUB cannot be read (not a ZIP, no container, no package document).
+    /// The source EPUB cannot be read (not a ZIP, no container, no package document, a content document that is
+    /// not well-formed UTF-8 XHTML).
     case unreadableSource = "epub-write-unreadable-source"
     /// A narrated document is not a content document of the book, or its audio file cannot be read.
     case invalidNarration = "epub-write-invalid-narration"

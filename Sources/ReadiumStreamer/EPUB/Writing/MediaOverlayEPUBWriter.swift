@@ -119,9 +119,10 @@ public struct MediaOverlayEPUBWriter {
             // EPUB 3 content documents are HTML5's XHTML: `<!DOCTYPE html>`, and no named character reference but
             // XML's five (EPUBCheck HTM-004 on the XHTML 1.1 DOCTYPE of an EPUB 2 book).
             for item in source.package.items where item.mediaType == MediaType.xhtml.string {
-                if let data = replaced[item.path] ?? source.data[item.path], let upgraded = Self.html5Document(data) {
-                    replaced[item.path] = upgraded
-                }
+                guard let data = replaced[item.path] ?? source.data[item.path] else { continue }
+                if let upgraded = Self.html5Document(data) { replaced[item.path] = upgraded }
+                // EPUB 3 declares the SVG a document holds inline (EPUBCheck OPF-014).
+                if data.range(of: Data("<svg".utf8)) != nil { editor.addProperty("svg", toItem: item.id) }
             }
             let navPath = folderPath + ["nav.xhtml"]
             let ncxPath = source.package.ncxID.flatMap { id in source.package.items.first { $0.id == id }?.path }

@@ -163,6 +163,24 @@ struct PackageDocumentEditor {
         edits.append((lower..<(element.endTag?.upperBound ?? element.startTag.upperBound), ""))
     }
 
+    /// Adds `property` (EPUB 3's `svg`, `mathml`…) to the `properties` of manifest item `id`.
+    mutating func addProperty(_ property: String, toItem id: String) {
+        guard let item = elements(named: "item").first(where: { scanner.elements[$0].attributes["id"] == id }) else { return }
+        let tag = scanner.elements[item].startTag
+        let tagText = String(decoding: scanner.bytes[tag], as: UTF8.self)
+        if let existing = tagText.range(of: #"\sproperties\s*=\s*("[^"]*"|'[^']*')"#, options: .regularExpression) {
+            let values = scanner.elements[item].attributes["properties"]?.split(whereSeparator: \.isWhitespace).map(String.init) ?? []
+            guard !values.contains(property) else { return }
+            let lower = tag.lowerBound + tagText.utf8.distance(from: tagText.startIndex, to: existing.lowerBound)
+            let upper = tag.lowerBound + tagText.utf8.distance(from: tagText.startIndex, to: existing.upperBound)
+            edits.append((lower..<upper, " properties=\"\(XHTMLNarrationMarker.escape((values + [property]).joined(separator: " ")))\""))
+        } else {
+            let selfClosing = scanner.bytes[tag.upperBound - 2] == UInt8(ascii: "/")
+            let at = tag.upperBound - (selfClosing ? 2 : 1)
+            edits.append((at..<at, " properties=\"\(XHTMLNarrationMarker.escape(property))\""))
+        }
+    }
+
     /// Sets the package's `version` to 3.0.
     mutating func setVersion3() {
         guard let package = elements(named: "package").first else { return }

@@ -29,7 +29,7 @@ struct XHTMLNarrationMarker {
     /// A marker of `data`, the document at `href`; throws when its bytes cannot be scanned.
     init(data: Data, href: String) throws(EPUBWriteError) {
         guard let scanner = XHTMLByteScanner(data: data) else {
-            throw EPUBWriteError(.invalidNarration, subject: href, message: "is not a UTF-8 XHTML document whose markup raudio can insert ids into")
+            throw EPUBWriteError(.unreadableSource, subject: href, message: "is not a well-formed UTF-8 XHTML document, whose markup raudio can insert ids into")
         }
         self.href = href
         self.scanner = scanner
