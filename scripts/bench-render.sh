@@ -11,6 +11,18 @@ RENDER_ESPEAK_BOOK="$CORPUS/epub/idpf-epub3-samples/wasteland.epub"
 RENDER_PIPER_BOOK="$CORPUS/epub/daisy/Fundamental-Accessibility-Tests-Read-Aloud-v1.0.0.en.epub"
 RENDER_JOBS=2
 
+# measure_render NAME PREPARE OURS THEIRS OURS_OUT THEIRS_OUT: hyperfine_render's ten figures, then the seconds of
+# audio in each output (raudio's, the reference's MP3), on one line. Exit 1 when hyperfine failed, 2 when an
+# output has no length.
+measure_render() {
+    local values seconds_ours seconds_theirs
+    values=$(hyperfine_render "$1" "$2" "$3" "$4") || return 1
+    seconds_ours=$(render_output_seconds "$5")
+    seconds_theirs=$(mp3_seconds "$6")
+    [[ -n "$seconds_ours" && -n "$seconds_theirs" ]] || return 2
+    echo "$values $seconds_ours $seconds_theirs"
+}
+
 # render_output_seconds FILE: the audio length of the rendered output, from raudio info (JSON).
 render_output_seconds() {
     "$RAUDIO" info "$1" 2>/dev/null | python3 -c 'import json, sys
@@ -83,20 +95,17 @@ bench_render_espeak() {
         not_measured "$figure" "$target" "raudio text failed, see $(shown "$LOGS")/text-extract.err" "$shown"
         return 0
     fi
-    local values
-    if ! values=$(hyperfine_render render-espeak "rm -rf $cache" "$ours" "$theirs"); then
+    local values status=0
+    values=$(measure_render render-espeak "rm -rf $cache" "$ours" "$theirs" "$ours_out" "$theirs_out") || status=$?
+    if ((status == 1)); then
         not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/render-espeak.hyperfine.log" "$shown"
         return 0
-    fi
-    local o o_low o_high o_user o_sys t t_low t_high t_user t_sys
-    read -r o o_low o_high o_user o_sys t t_low t_high t_user t_sys <<<"$values"
-    local seconds_ours seconds_theirs
-    seconds_ours=$(render_output_seconds "$ours_out")
-    seconds_theirs=$(mp3_seconds "$theirs_out")
-    if [[ -z "$seconds_ours" || -z "$seconds_theirs" ]]; then
+    elif ((status == 2)); then
         not_measured "$figure" "$target" "no audio length for the outputs (raudio info, ffprobe)" "$shown"
         return 0
     fi
+    local o o_low o_high o_user o_sys t t_low t_high t_user t_sys seconds_ours seconds_theirs
+    read -r o o_low o_high o_user o_sys t t_low t_high t_user t_sys seconds_ours seconds_theirs <<<"$values"
     # Wall time per hour of audio made, each on its own audio (the two may differ by the pauses between utterances).
     local per_hour_ours per_hour_theirs ratio cpu_ours cpu_theirs
     per_hour_ours=$(calc "$o / $seconds_ours * 3600")
@@ -132,22 +141,19 @@ bench_render_piper() {
         not_measured "$figure" "$target" "missing or unreadable: $(shown "$book")" "$shown"
         return 0
     fi
-    local ours theirs values
+    local ours theirs values status=0
     ours="$(quote "$RAUDIO" render "$book" --voice "$PIPER_VOICE" --cache "$cache" --to audiobook "$ours_out")"
     theirs="$(quote sh -c "$(quote "$PIPER_VENV/bin/piper" -m "$model" --output-raw) <$(quote "$text") | ffmpeg -v error -y -f s16le -ar 22050 -ac 1 -i - -c:a libmp3lame -b:a 48k -ac 1 $(quote "$theirs_out")")"
-    if ! values=$(hyperfine_render render-piper "rm -rf $cache" "$ours" "$theirs"); then
+    values=$(measure_render render-piper "rm -rf $cache" "$ours" "$theirs" "$ours_out" "$theirs_out") || status=$?
+    if ((status == 1)); then
         not_measured "$figure" "$target" "hyperfine failed, see $(shown "$LOGS")/render-piper.hyperfine.log" "$shown"
         return 0
-    fi
-    local o o_low o_high o_user o_sys t t_low t_high t_user t_sys
-    read -r o o_low o_high o_user o_sys t t_low t_high t_user t_sys <<<"$values"
-    local seconds_ours seconds_theirs
-    seconds_ours=$(render_output_seconds "$ours_out")
-    seconds_theirs=$(mp3_seconds "$theirs_out")
-    if [[ -z "$seconds_ours" || -z "$seconds_theirs" ]]; then
+    elif ((status == 2)); then
         not_measured "$figure" "$target" "no audio length for the outputs (raudio info, ffprobe)" "$shown"
         return 0
     fi
+    local o o_low o_high o_user o_sys t t_low t_high t_user t_sys seconds_ours seconds_theirs
+    read -r o o_low o_high o_user o_sys t t_low t_high t_user t_sys seconds_ours seconds_theirs <<<"$values"
     local per_hour_ours per_hour_theirs ratio
     per_hour_ours=$(calc "$o / $seconds_ours * 3600")
     per_hour_theirs=$(calc "$t / $seconds_theirs * 3600")

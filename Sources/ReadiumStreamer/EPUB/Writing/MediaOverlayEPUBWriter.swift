@@ -159,6 +159,9 @@ public struct MediaOverlayEPUBWriter {
         return (ups + downs).joined(separator: "/")
     }
 
+    /// A named character reference, `&name;`.
+    private static let namedReference = try! NSRegularExpression(pattern: "&([A-Za-z][A-Za-z0-9]*);")
+
     /// An EPUB 2 content document as EPUB 3 takes it: its DOCTYPE (XHTML 1.1's, with or without an internal
     /// subset) replaced by `<!DOCTYPE html>`, and each named character reference other than XML's five written
     /// as the numeric references of its characters (the same text). Nil when nothing changes or the document
@@ -180,8 +183,7 @@ public struct MediaOverlayEPUBWriter {
             }
             if let end, text[start.lowerBound..<end] != "<!DOCTYPE html>" { text.replaceSubrange(start.lowerBound..<end, with: "<!DOCTYPE html>") }
         }
-        let pattern = try! NSRegularExpression(pattern: "&([A-Za-z][A-Za-z0-9]*);")
-        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        let matches = namedReference.matches(in: text, range: NSRange(text.startIndex..., in: text))
         for match in matches.reversed() {
             guard let whole = Range(match.range, in: text), let nameRange = Range(match.range(at: 1), in: text) else { continue }
             let name = String(text[nameRange])
