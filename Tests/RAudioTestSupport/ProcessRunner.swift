@@ -50,12 +50,18 @@ public enum ProcessRunner {
         try? inputPipe.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
+        var watchdogReport = ""
         while process.isRunning {
             if Date() > deadline {
                 timedOut = true
+                // What each process of the tree was doing, for the test's message; then the whole tree goes
+                // (a `sh -c` killed alone would leave its children running on).
+                let tree = ProcessTree.descendants(of: process.processIdentifier)
+                watchdogReport = "\nwatchdog: still running after \(Int(timeout)) s, killed:\n" + ProcessTree.describe([process.processIdentifier] + tree)
                 process.terminate()
+                for pid in tree { kill(pid, SIGTERM) }
                 Thread.sleep(forTimeInterval: 0.5)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                for pid in [process.processIdentifier] + tree { kill(pid, SIGKILL) }
                 break
             }
             Thread.sleep(forTimeInterval: 0.01)
@@ -66,7 +72,7 @@ public enum ProcessRunner {
         return ProcessResult(
             status: process.terminationStatus,
             standardOutput: (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "",
+            standardError: ((try? String(contentsOf: errorFile, encoding: .utf8)) ?? "") + watchdogReport,
             timedOut: timedOut,
             endedBySignal: process.terminationReason == .uncaughtSignal
         )

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import RAudioPlayer
+import ReadiumShared
 
 /// `--open`: shows a URL in the desktop's browser with `xdg-open`, without waiting for it.
 enum DesktopBrowser {
@@ -13,7 +14,7 @@ enum DesktopBrowser {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
-            try process.run()
+            try ChildProcessLaunch.run(process)
         } catch {
             StandardStreams.printError("raudio: warning: --open: cannot start xdg-open (\(error)); open \(url) in a browser")
         }

@@ -67,15 +67,13 @@ final class PiperWorker: Sendable {
         process.environment = ProcessInfo.processInfo.environment
             .merging([PiperInferencePace.environmentVariable: pace.environmentValue]) { _, added in added }
             .merging(environment) { _, added in added }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let launched: ChildProcessLaunch.Pipes
         do {
-            try process.run()
+            launched = try ChildProcessLaunch.runWithPipes(process)
         } catch {
             throw PiperError(.workerUnavailable, message: "\(runtime.python.path): cannot start the Piper worker (\(error))")
         }
+        let stdin = launched.input, stdout = launched.output, stderr = launched.error
         self.process = process
         input = stdin.fileHandleForWriting
         let reader = PiperPipeReader(descriptor: stdout.fileHandleForReading.fileDescriptor)

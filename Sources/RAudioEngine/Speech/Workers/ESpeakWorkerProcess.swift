@@ -21,15 +21,13 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let launched: ChildProcessLaunch.Pipes
         do {
-            try process.run()
+            launched = try ChildProcessLaunch.runWithPipes(process)
         } catch {
             throw TTSError(.engineUnavailable, message: "\(executable.path): cannot start \(name) (\(error))")
         }
+        let stdin = launched.input, stdout = launched.output, stderr = launched.error
         // A pipe of 1 MB (`F_SETPIPE_SZ`, Linux's 1031; the default limit for unprivileged processes)
         // holds a whole answer of most utterances: the worker writes it and goes on to the next
         // request without waiting for this side to read. A refusal leaves the default 64 KB.
@@ -76,14 +74,16 @@ final class ESpeakWorkerProcess: @unchecked Sendable {
         return tail.isEmpty ? status : "\(status): \(tail)"
     }
 
-    /// Closes the worker's stdin (it exits) and waits up to a second before killing it.
+    /// Closes the worker's stdin (it exits) and waits up to a second before killing it, then up to a
+    /// second for its end: never for good (a child whose end Foundation misses would hold this thread, and
+    /// the render or session that stops it, forever).
     func stop() {
         try? input.close()
         let deadline = Date().addingTimeInterval(1)
         while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let reaped = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < reaped { usleep(5_000) }
     }
 }
