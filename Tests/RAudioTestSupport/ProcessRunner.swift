@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumShared
 
 /// Runs a program to completion for a test, with optional stdin, and returns what it printed.
 ///
@@ -33,8 +34,8 @@ public enum ProcessRunner {
         }
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-\(UUID().uuidString).out")
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-test-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
@@ -43,9 +44,13 @@ public enum ProcessRunner {
         let errorHandle = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = outputHandle
         process.standardError = errorHandle
-        let inputPipe = Pipe()
-        process.standardInput = inputPipe
-        try process.run()
+        // Started as raudio starts its own children (one at a time, the stdin pipe made under the same lock):
+        // tests that start programs from several threads give none another's descriptors.
+        let inputPipe = try ChildProcessLaunch.run(process) {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            return pipe
+        }
         if let input { try? inputPipe.fileHandleForWriting.write(contentsOf: input) }
         try? inputPipe.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(timeout)

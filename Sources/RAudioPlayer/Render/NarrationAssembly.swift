@@ -10,6 +10,10 @@ import ReadiumShared
 ///
 /// The first utterance's format is the book's: audio of another rate (a Piper voice beside eSpeak NG) is
 /// resampled to it, so that every file and the M4B share one timeline.
+///
+/// The encoding runs beside the render thread: the documents' files on one `EncodingPipeline`, the M4B on
+/// another, each writer's calls in the order they were made (the same bytes as encoding them in place). An
+/// error of theirs (a full disk) is thrown by the next append or by `finish`.
 struct NarrationAssembly {
     let settings: RenderSettings
     let audioFolder: URL
@@ -24,7 +28,10 @@ struct NarrationAssembly {
     private(set) var format: PCMFormat?
     private var documents: [NarratedDocument] = []
     private var current: OpenDocument?
-    private var m4b: M4BWriter?
+    private var m4b: ThreadConfined<M4BWriter>?
+    /// The documents' encoding, and the M4B's: a thread each.
+    private let documentEncoding = EncodingPipeline(name: "raudio.encode")
+    private let m4bEncoding = EncodingPipeline(name: "raudio.encode-m4b")
     /// Frames of the documents finished before the current one.
     private var framesBefore: Int64 = 0
     /// Where each spoken utterance starts: its document's place in the reading order, its progression there
@@ -33,8 +40,8 @@ struct NarrationAssembly {
 
     private struct OpenDocument {
         var href: String
-        /// Nil when only the M4B is written (`writesDocuments` false).
-        var writer: AudioFileWriter?
+        /// Nil when only the M4B is written (`writesDocuments` false). Used on `documentEncoding`'s thread.
+        var writer: ThreadConfined<AudioFileWriter>?
         var path: String
         var frames: Int64 = 0
         var clips: [NarrationClip] = []
@@ -93,7 +100,7 @@ struct NarrationAssembly {
             format = synthesized.format
             if let m4bRequest {
                 do {
-                    m4b = try M4BWriter(path: m4bRequest.path, format: synthesized.format, tags: tags, bitRate: m4bRequest.bitRate)
+                    m4b = ThreadConfined(try M4BWriter(path: m4bRequest.path, format: synthesized.format, tags: tags, bitRate: m4bRequest.bitRate))
                 } catch {
                     throw CommandFailure(error)
                 }
@@ -111,8 +118,8 @@ struct NarrationAssembly {
         starts.append((readingOrder.firstIndex(of: href) ?? Int.max, utterance.locator.locations.progression ?? 0, framesBefore + start))
         document.clips += clips(of: utterance, words: synthesized.wordBoundaries, scale: scale, from: start, frames: frames, format: format)
         do {
-            try document.writer?.append(samples)
-            try m4b?.append(samples)
+            if let writer = document.writer { try documentEncoding.submit { () throws(AudioSinkError) in try writer.value.append(samples) } }
+            if let m4b { try m4bEncoding.submit { () throws(AudioSinkError) in try m4b.value.append(samples) } }
         } catch {
             current = document
             throw CommandFailure(error)
@@ -190,7 +197,7 @@ struct NarrationAssembly {
         let name = String(format: "%04d", place) + (safe.isEmpty ? "" : "-" + safe) + "." + settings.codec.fileExtension
         do {
             let path = audioFolder.appendingPathComponent(name).path
-            let writer = writesDocuments ? try AudioFileWriter(path: path, format: format, codec: settings.codec, tags: tags) : nil
+            let writer = writesDocuments ? ThreadConfined(try AudioFileWriter(path: path, format: format, codec: settings.codec, tags: tags)) : nil
             current = OpenDocument(href: href, writer: writer, path: path)
         } catch {
             throw CommandFailure(error)
@@ -200,10 +207,12 @@ struct NarrationAssembly {
     private mutating func finishDocument() throws(CommandFailure) {
         guard let document = current, let format else { return }
         current = nil
-        do {
-            try document.writer?.finish()
-        } catch {
-            throw CommandFailure(error)
+        if let writer = document.writer {
+            do {
+                try documentEncoding.submit { () throws(AudioSinkError) in _ = try writer.value.finish() }
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         framesBefore += document.frames
         documents.append(NarratedDocument(href: document.href, audioFile: URL(fileURLWithPath: document.path),
@@ -216,13 +225,15 @@ struct NarrationAssembly {
         try finishDocument()
         let format = format ?? PCMFormat(sampleRate: 22_050, channelCount: 1)
         let chapters = placedChapters(chapterMap, format: format)
-        if let m4b {
-            do {
-                try m4b.finish(chapters: chapters)
-            } catch {
-                throw CommandFailure(error)
-            }
+        do {
+            if let m4b { try m4bEncoding.submit { () throws(AudioSinkError) in try m4b.value.finish(chapters: chapters) } }
+            try documentEncoding.drain()
+            try m4bEncoding.drain()
+        } catch {
+            throw CommandFailure(error)
         }
+        documentEncoding.stop()
+        m4bEncoding.stop()
         return RenderedBook(documents: documents, chapters: chapters, duration: format.seconds(ofFrames: framesBefore), format: format,
                             counts: counts, warnings: warnings)
     }
@@ -244,11 +255,14 @@ struct NarrationAssembly {
         return chapters
     }
 
-    /// Gives up: the open document's and the M4B's temporary files are removed.
+    /// Gives up: the encoding stops (the files whose jobs it drops are removed as their writers go), and the
+    /// open document's and the M4B's temporary files are removed.
     mutating func cancel() {
-        current?.writer?.cancel()
+        documentEncoding.stop()
+        m4bEncoding.stop()
+        current?.writer?.value.cancel()
         current = nil
-        m4b?.cancel()
+        m4b?.value.cancel()
         m4b = nil
     }
 }

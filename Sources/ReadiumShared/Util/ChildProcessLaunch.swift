@@ -26,18 +26,23 @@ public enum ChildProcessLaunch {
     /// Makes the child's stdin, stdout and stderr pipes and starts `process` with them. Throws what
     /// `Process.run()` throws.
     public static func runWithPipes(_ process: Process) throws -> Pipes {
-        try lock.withLock {
+        try run(process) {
             let pipes = Pipes(input: Pipe(), output: Pipe(), error: Pipe())
             process.standardInput = pipes.input
             process.standardOutput = pipes.output
             process.standardError = pipes.error
-            try process.run()
             return pipes
         }
     }
 
-    /// Starts `process` with the standard streams it was given (files, `FileHandle.nullDevice`).
-    public static func run(_ process: Process) throws {
-        try lock.withLock { try process.run() }
+    /// Starts `process` once `prepare`, under the same lock, has made what it needs (pipes for some of its
+    /// streams; the others as it was given them: files, `FileHandle.nullDevice`), and returns what `prepare` made.
+    @discardableResult
+    public static func run<Prepared>(_ process: Process, preparing prepare: () -> Prepared = {}) throws -> Prepared {
+        try lock.withLock {
+            let prepared = prepare()
+            try process.run()
+            return prepared
+        }
     }
 }
