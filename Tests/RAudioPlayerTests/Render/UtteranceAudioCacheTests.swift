@@ -56,4 +56,30 @@ import Testing
         let error = #expect(throws: AudioSinkError.self) { try cache.store(Self.utterance("a b"), for: key) }
         #expect(error?.code == .writeFailed)
     }
+
+    /// eSpeak NG's samples (16-bit values over 32768) are kept as 16 bits, half the bytes, and come back as the same
+    /// floats bit for bit; samples that are not (a value between two steps, -0) keep their 32 bits.
+    @Test func sixteenBitSamplesTakeHalfTheBytesAndComeBackBitForBit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = UtteranceAudioCache(folder: folder)
+        let text = "Sixteen bits"
+        let stepped: [Float] = (0..<5000).map { Float(Int16(truncatingIfNeeded: $0 * 13 - 32768)) / 32768 } + [-1, 32767 / 32768, 0]
+        var files: [String: Int] = [:]
+        for (name, samples): (String, [Float]) in [("16-bit", stepped), ("between two steps", stepped + [0.1 / 32768]), ("minus zero", stepped + [-0.0])] {
+            var utterance = Self.utterance(text)
+            utterance.samples = samples
+            let key = UtteranceAudioCache.Key(TTSUtterance(text: text + " " + name, voiceOrLanguage: .voice(Self.voice)), engine: "espeak-ng 1.51")
+            try cache.store(utterance, for: key)
+            let loaded = try #require(cache.load(key, text: text, voice: Self.voice), "\(name)")
+            #expect(loaded.samples.map(\.bitPattern) == samples.map(\.bitPattern), "\(name)")
+            #expect(loaded.wordBoundaries == utterance.wordBoundaries, "\(name)")
+            let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".utterance") && files[$0] == nil })
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            files[file] = data.count
+            #expect(data.starts(with: Data((name == "16-bit" ? "RAUDIOUTT2\n" : "RAUDIOUTT1\n").utf8)), "\(name)")
+            let sampleBytes = samples.count * (name == "16-bit" ? 2 : 4)
+            #expect(data.count > sampleBytes && data.count < sampleBytes + 300, "\(name): \(data.count) bytes for \(samples.count) samples")
+        }
+    }
 }
