@@ -29,9 +29,9 @@ struct NarrationAssembly {
     private var documents: [NarratedDocument] = []
     private var current: OpenDocument?
     private var m4b: ThreadConfined<M4BWriter>?
-    /// The documents' encoding, and the M4B's: a thread each.
-    private let documentEncoding = EncodingPipeline(name: "raudio.encode")
-    private let m4bEncoding = EncodingPipeline(name: "raudio.encode-m4b")
+    /// The documents' encoding (when they are written) and the M4B's (when one is asked for): a thread each.
+    private let documentEncoding: EncodingPipeline?
+    private let m4bEncoding: EncodingPipeline?
     /// Frames of the documents finished before the current one.
     private var framesBefore: Int64 = 0
     /// Where each spoken utterance starts: its document's place in the reading order, its progression there
@@ -54,6 +54,8 @@ struct NarrationAssembly {
         self.tags = tags
         self.m4bRequest = m4b
         self.readingOrder = readingOrder
+        documentEncoding = writesDocuments ? EncodingPipeline(name: "raudio.encode") : nil
+        m4bEncoding = m4b == nil ? nil : EncodingPipeline(name: "raudio.encode-m4b")
     }
 
     /// The seconds of narration appended so far.
@@ -118,8 +120,8 @@ struct NarrationAssembly {
         starts.append((readingOrder.firstIndex(of: href) ?? Int.max, utterance.locator.locations.progression ?? 0, framesBefore + start))
         document.clips += clips(of: utterance, words: synthesized.wordBoundaries, scale: scale, from: start, frames: frames, format: format)
         do {
-            if let writer = document.writer { try documentEncoding.submit { () throws(AudioSinkError) in try writer.value.append(samples) } }
-            if let m4b { try m4bEncoding.submit { () throws(AudioSinkError) in try m4b.value.append(samples) } }
+            if let writer = document.writer { try documentEncoding?.submit { () throws(AudioSinkError) in try writer.value.append(samples) } }
+            if let m4b { try m4bEncoding?.submit { () throws(AudioSinkError) in try m4b.value.append(samples) } }
         } catch {
             current = document
             throw CommandFailure(error)
@@ -209,7 +211,7 @@ struct NarrationAssembly {
         current = nil
         if let writer = document.writer {
             do {
-                try documentEncoding.submit { () throws(AudioSinkError) in _ = try writer.value.finish() }
+                try documentEncoding?.submit { () throws(AudioSinkError) in _ = try writer.value.finish() }
             } catch {
                 throw CommandFailure(error)
             }
@@ -226,14 +228,14 @@ struct NarrationAssembly {
         let format = format ?? PCMFormat(sampleRate: 22_050, channelCount: 1)
         let chapters = placedChapters(chapterMap, format: format)
         do {
-            if let m4b { try m4bEncoding.submit { () throws(AudioSinkError) in try m4b.value.finish(chapters: chapters) } }
-            try documentEncoding.drain()
-            try m4bEncoding.drain()
+            if let m4b { try m4bEncoding?.submit { () throws(AudioSinkError) in try m4b.value.finish(chapters: chapters) } }
+            try documentEncoding?.drain()
+            try m4bEncoding?.drain()
         } catch {
             throw CommandFailure(error)
         }
-        documentEncoding.stop()
-        m4bEncoding.stop()
+        documentEncoding?.stop()
+        m4bEncoding?.stop()
         return RenderedBook(documents: documents, chapters: chapters, duration: format.seconds(ofFrames: framesBefore), format: format,
                             counts: counts, warnings: warnings)
     }
@@ -258,8 +260,8 @@ struct NarrationAssembly {
     /// Gives up: the encoding stops (the files whose jobs it drops are removed as their writers go), and the
     /// open document's and the M4B's temporary files are removed.
     mutating func cancel() {
-        documentEncoding.stop()
-        m4bEncoding.stop()
+        documentEncoding?.stop()
+        m4bEncoding?.stop()
         current?.writer?.value.cancel()
         current = nil
         m4b?.value.cancel()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 
@@ -101,7 +102,7 @@ public struct UtteranceAudioCache: Sendable {
     /// `AudioSinkError.writeFailed` when the folder cannot be written (a full disk).
     public func store(_ utterance: SynthesizedUtterance, for key: Key) throws(AudioSinkError) {
         let target = file(for: key)
-        let sixteenBit = Self.sixteenBitValues(of: utterance.samples)
+        let sixteenBit = SixteenBitSpeech.exactValues(of: utterance.samples)
         var data = sixteenBit == nil ? Self.magic : Self.sixteenBitMagic
         func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         let keyBytes = Data(key.text.utf8)
@@ -126,18 +127,6 @@ public struct UtteranceAudioCache: Sendable {
             utterance.samples.withUnsafeBytes { data.append(contentsOf: $0) }
         }
         try storeFile(data, at: target)
-    }
-
-    /// Each sample times 32768 as Int16 (little-endian), when that is exact for every one (and none is -0):
-    /// divided by 32768 again they are the same floats, bit for bit. Nil otherwise (Piper's samples, a volume).
-    static func sixteenBitValues(of samples: [Float]) -> [Int16]? {
-        var values = [Int16](repeating: 0, count: samples.count)
-        for (index, sample) in samples.enumerated() {
-            let scaled = sample * 32768
-            guard scaled >= -32768, scaled <= 32767, scaled == scaled.rounded(.towardZero), !(sample == 0 && sample.sign == .minus) else { return nil }
-            values[index] = Int16(scaled).littleEndian
-        }
-        return values
     }
 
     /// Writes `data` as the file `target` of the cache: a temporary file beside it, renamed to it.
@@ -180,12 +169,13 @@ private struct ByteReader {
         bytes(8).map { Int64(bitPattern: $0.reversed().reduce(0) { $0 << 8 | UInt64($1) }) }
     }
 
-    /// `count` Int16 LE values, each over 32768.
+    /// `count` Int16 values (in the machine's order, little-endian where raudio runs, as the Float32 ones), each over 32768.
     mutating func sixteenBitSamples(_ count: Int) -> [Float]? {
         guard let raw = bytes(count * MemoryLayout<Int16>.size) else { return nil }
-        return raw.withUnsafeBytes { buffer in
-            (0..<count).map { Float(Int16(littleEndian: buffer.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
+        let values = [Int16](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = raw.copyBytes(to: buffer) / MemoryLayout<Int16>.size
         }
+        return values.withUnsafeBufferPointer { SixteenBitSpeech.samples(of: $0) }
     }
 
     mutating func floats(_ count: Int) -> [Float]? {

@@ -70,3 +70,29 @@ extension PiperPipeReader {
         return complete ? samples : nil
     }
 }
+
+/// eSpeak NG's 16-bit samples kept as such outside the worker pipe (the render's speech cache), with the same
+/// narrowing and widening as the pipe (`ESpeakWorkerPCM`), so that they come back as the same floats.
+public enum SixteenBitSpeech {
+    /// `samples` times 32768 as Int16, when widened again they are the same floats bit for bit (eSpeak NG's at
+    /// volume 1); nil otherwise (Piper's samples, another volume, a -0).
+    public static func exactValues(of samples: [Float]) -> [Int16]? {
+        let values = [Int16](unsafeUninitializedCapacity: samples.count) { buffer, count in
+            samples.withUnsafeBufferPointer { source in
+                if let from = source.baseAddress { ESpeakWorkerPCM.narrow(from, to: buffer.baseAddress!, count: source.count) }
+            }
+            count = samples.count
+        }
+        let widened = values.withUnsafeBufferPointer { Self.samples(of: $0) }
+        let same = widened.withUnsafeBytes { back in samples.withUnsafeBytes { back.elementsEqual($0) } }
+        return same ? values : nil
+    }
+
+    /// `values` as Float32 over 32768.
+    public static func samples(of values: UnsafeBufferPointer<Int16>) -> [Float] {
+        [Float](unsafeUninitializedCapacity: values.count) { buffer, count in
+            if let from = values.baseAddress { ESpeakWorkerPCM.widen(from, to: buffer.baseAddress!, count: values.count, scale: 1 / 32768) }
+            count = values.count
+        }
+    }
+}
