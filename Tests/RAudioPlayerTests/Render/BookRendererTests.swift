@@ -210,6 +210,31 @@ import Testing
         #expect(failure?.status == .badData)
         #expect(failure?.code == "no-text")
     }
+
+    /// An output that fails on its encoding thread (the M4B's folder removed while it is written: the end's rename
+    /// fails) stops the render with the write error (74) naming the file, and leaves nothing under its name.
+    @Test func anOutputThatFailsOnItsEncodingThreadStopsTheRenderWithAWriteError() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let m4bFolder = folder.appendingPathComponent("m4b")
+        try FileManager.default.createDirectory(at: m4bFolder, withIntermediateDirectories: true)
+        let m4b = m4bFolder.appendingPathComponent("book.m4b").path
+        let publication = try PublicationOpener().open(url: Self.sampleEPUB)
+        let engine = try Self.makePool()
+        defer { engine.close() }
+        let voice = try #require(engine.voice(withIdentifier: "en-us"))
+        let renderer = BookRenderer(publication: publication, engine: engine,
+                                    settings: RenderSettings(voice: voice, engineIdentity: "espeak-ng test", blockSize: 4),
+                                    cache: nil, audioFolder: folder.appendingPathComponent("audio"))
+        let failure = await #expect(throws: CommandFailure.self) {
+            _ = try await renderer.render(tags: .init(title: publication.title), m4b: .init(path: m4b)) { report in
+                if report.utterancesDone == 1 { try? FileManager.default.removeItem(at: m4bFolder) }
+            }
+        }
+        #expect(failure?.status == .outputIOError, "\(String(describing: failure))")
+        #expect(failure?.message.contains("book.m4b") == true, "\(String(describing: failure))")
+        #expect(!FileManager.default.fileExists(atPath: m4b))
+    }
 }
 
 /// The seconds raudio's own decoders give for an audio file.
