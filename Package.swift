@@ -5,7 +5,8 @@ import PackageDescription
 /// raudio: a headless audiobook and text-to-speech playback engine for Linux.
 ///
 /// The arrows point one way: raudio -> RAudioCLI -> RAudioPlayer -> {RAudioEngine, RAudioState} -> {ReadiumNavigator,
-/// ReadiumStreamer} -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules.
+/// ReadiumStreamer} -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules (and RAudioState
+/// CSQLite).
 let package = Package(
     name: "raudio",
     platforms: [.macOS(.v14)],
@@ -21,7 +22,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `make docs` only: the DocC catalogues of the four libraries as static HTML (not linked into anything).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CExtTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Loaded with dlopen on first use, not linked (CLazyLibrary): each target defines the functions raudio
         // calls, with the library's names, and forwards them. eSpeak NG (apt libespeak-ng-dev) for speech,
         // libpulse (libpulse-dev) for --output pulse, sd-bus (libsystemd-dev) for the desktop's media
@@ -66,8 +67,8 @@ let package = Package(
                 "CSystemdBus", "CCurl", "CExtTextCat",
             ]
         ),
-        // The listening state (positions, settings) in SQLite through GRDB.
-        .target(name: "RAudioState", dependencies: ["ReadiumShared", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The listening state (positions, bookmarks, settings) in a SQLite file.
+        .target(name: "RAudioState", dependencies: ["ReadiumShared", "CSQLite"]),
         // A listening session as a library: typed events and commands, chapters, the sleep timer, the listening
         // memory (resume, bookmarks), the player's status, exit statuses. What an app embeds; the CLI's front ends use it.
         .target(name: "RAudioPlayer", dependencies: ["ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

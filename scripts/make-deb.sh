@@ -51,7 +51,7 @@ python3 scripts/debian-changelog.py CHANGELOG.md "$maintainer" | gzip -9n >"$doc
     echo "Comment: The libraries raudio uses, with their licences, are listed in"
     echo " /usr/share/doc/raudio/THIRD_PARTY.md. The Swift standard library, Foundation and"
     echo " swift-foundation-icu linked into the binary are Apache-2.0 with the Swift Runtime"
-    echo " Library Exception (ICU: Unicode-3.0); ZIPFoundation and GRDB.swift are MIT;"
+    echo " Library Exception (ICU: Unicode-3.0); ZIPFoundation is MIT;"
     echo " swift-argument-parser, swift-atomics, swift-collections and swift-system are"
     echo " Apache-2.0 with the Runtime Library Exception; swift-nio is Apache-2.0."
     echo

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import GRDB
 
 /// The listening state: where each book was left, its settings, in a SQLite file (`state.sqlite3`)
-/// through GRDB. WAL mode and a busy timeout, so several raudio processes share it without
+/// (`SQLiteConnection`, over Debian's libsqlite3). WAL mode and a busy timeout, so several raudio processes share it without
 /// "database is locked"; a versioned schema migrated on open.
 ///
 /// Opening never stops playback: a directory that cannot be written gives a warning and no store; a
@@ -12,9 +11,9 @@ import GRDB
 /// render thread. Thread-safe.
 public final class ListeningStateStore: Sendable {
     public let file: URL
-    private let database: DatabaseQueue
+    private let database: SQLiteConnection
 
-    private init(file: URL, database: DatabaseQueue) {
+    private init(file: URL, database: SQLiteConnection) {
         self.file = file
         self.database = database
     }
@@ -23,7 +22,7 @@ public final class ListeningStateStore: Sendable {
     ///
     /// The folder must be the user's (it is made 0700) and the file a regular file, never followed
     /// through a symbolic link (`StateFileSafety`). A file SQLite calls damaged, one that fails
-    /// `PRAGMA quick_check`, or one whose rows cannot be decoded (GRDB's `RowDecodingError`) is
+    /// `PRAGMA quick_check`, or one whose rows cannot be decoded (text where a number belongs) is
     /// moved aside and a new one made, with a warning.
     public static func open(directory: URL) -> (store: ListeningStateStore?, warnings: [String]) {
         let file = directory.appendingPathComponent(StateDirectory.fileName)
@@ -55,19 +54,11 @@ public final class ListeningStateStore: Sendable {
 
     /// Whether `error` says the file is damaged rather than unreachable (locked, unwritable).
     private static func isDamage(_ error: any Error) -> Bool {
-        if let error = error as? DatabaseError { return [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) }
-        return error is RowDecodingError || error is StoreDamage
+        (error as? StateStoreError)?.code == .damaged
     }
 
     private static func describeDamage(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "not a database" }
-        if let error = error as? StoreDamage { return error.message }
-        return "a row cannot be read: \(error)"
-    }
-
-    /// `PRAGMA quick_check` found a fault.
-    private struct StoreDamage: Error {
-        var message: String
+        (error as? StateStoreError)?.message ?? "\(error)"
     }
 
     /// Reads everything once: the structure (`PRAGMA quick_check`, a few milliseconds for a player's
@@ -75,84 +66,74 @@ public final class ListeningStateStore: Sendable {
     /// command.
     private func checkReadable() throws {
         try database.read { db in
-            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-            guard check == ["ok"] else { throw StoreDamage(message: "quick_check: \(check.prefix(3).joined(separator: "; "))") }
-            _ = try Row.fetchAll(db, sql: "SELECT * FROM book").map(StateSchema.book)
-            _ = try Row.fetchAll(db, sql: "SELECT * FROM bookmark").map(StateSchema.bookmark)
+            let check = try db.column("PRAGMA quick_check", as: String.self)
+            guard check == ["ok"] else {
+                throw StateStoreError(.damaged, subject: file.path, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
+            }
+            _ = try db.rows("SELECT * FROM book").map(StateSchema.book)
+            _ = try db.rows("SELECT * FROM bookmark").map(StateSchema.bookmark)
         }
     }
 
     /// Opens the pool, retrying for up to 5 s while another process holds a lock that SQLite's busy
     /// handler does not wait for (two players creating the file, or switching it to WAL, at once).
-    private static func openDatabase(_ file: URL) throws -> DatabaseQueue {
+    private static func openDatabase(_ file: URL) throws -> SQLiteConnection {
         var attempt = 0
         while true {
             do {
                 return try openDatabaseOnce(file)
-            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && attempt < 50 {
+            } catch let error as StateStoreError where error.code == .busy && attempt < 50 {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
     }
 
-    private static func openDatabaseOnce(_ file: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
+    private static func openDatabaseOnce(_ file: URL) throws -> SQLiteConnection {
+        // One connection, waiting up to 10 s for another process's lock: a player makes a few small writes.
+        let connection = try SQLiteConnection(path: file.path, busyTimeoutMilliseconds: 10_000)
+        try connection.withDatabase { db in
             // WAL with NORMAL sync: readers and one writer of several processes at once, and a killed
             // process loses nothing committed.
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
             // The WAL is truncated to 1 MB after each checkpoint rather than kept at its largest.
-            try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
+            try db.execute("PRAGMA journal_size_limit = 1048576")
+            try db.execute("PRAGMA foreign_keys = ON")
         }
-        // One connection: a player makes a few small writes; a pool's reader connections only cost time
-        // to open.
-        let pool = try DatabaseQueue(path: file.path, configuration: configuration)
-        // Another process may be migrating the same new file: its tables then appear under ours
-        // ("already exists"); once it has committed, migrating again finds nothing left to do.
-        var attempt = 0
-        while true {
-            do {
-                try StateSchema.migrator.migrate(pool)
-                return pool
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && (error.message ?? "").contains("already exists") && attempt < 50 {
-                attempt += 1
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        try StateSchema.migrations.migrate(connection)
+        return connection
     }
 
     // MARK: - Books
 
     public func book(key: String) throws -> BookRecord? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM book WHERE key = ?", arguments: [key]).map(StateSchema.book) }
+        try database.read { db in try db.rows("SELECT * FROM book WHERE key = ?", [key]).first.map(StateSchema.book) }
     }
 
     /// Records that a book was opened now from `path` (its title and path updated), keeping its position.
     public func opened(key: String, title: String, path: String, mode: String, at time: Double = Date().timeIntervalSince1970) throws {
         try database.write { db in
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO book (key, title, path, mode, lastOpened) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(key) DO UPDATE SET title = excluded.title, path = excluded.path, mode = excluded.mode, lastOpened = excluded.lastOpened
-                """, arguments: [key, title, path, mode, time])
+                """, [key, title, path, mode, time])
         }
     }
 
     public func save(_ position: SavedPosition, key: String, at time: Double = Date().timeIntervalSince1970) throws {
         try database.write { db in
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE book SET locator = ?, audioLocator = ?, progression = ?, finished = ?, savedAt = ? WHERE key = ?
-                """, arguments: [position.locator, position.audioLocator, position.progression, position.finished, time, key])
+                """, [position.locator, position.audioLocator, position.progression, position.finished, time, key])
         }
     }
 
     public func save(_ settings: BookSettings, key: String) throws {
         try database.write { db in
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE book SET speed = coalesce(?, speed), volume = coalesce(?, volume), voice = coalesce(?, voice), pitch = coalesce(?, pitch) WHERE key = ?
-                """, arguments: [settings.speed, settings.volume, settings.voice, settings.pitch, key])
+                """, [settings.speed, settings.volume, settings.voice, settings.pitch, key])
         }
     }
 
@@ -161,7 +142,7 @@ public final class ListeningStateStore: Sendable {
     /// Adds a bookmark to the book `key` (which `opened` must have recorded).
     public func addBookmark(key: String, locator: String, note: String?, at time: Double = Date().timeIntervalSince1970) throws -> Bookmark {
         try database.write { db in
-            try db.execute(sql: "INSERT INTO bookmark (bookKey, locator, note, created) VALUES (?, ?, ?, ?)", arguments: [key, locator, note, time])
+            try db.execute("INSERT INTO bookmark (bookKey, locator, note, created) VALUES (?, ?, ?, ?)", [key, locator, note, time])
             return Bookmark(id: db.lastInsertedRowID, locator: locator, note: note, created: time)
         }
     }
@@ -169,15 +150,15 @@ public final class ListeningStateStore: Sendable {
     /// The book's bookmarks, oldest first.
     public func bookmarks(key: String) throws -> [Bookmark] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM bookmark WHERE bookKey = ? ORDER BY id", arguments: [key]).map(StateSchema.bookmark)
+            try db.rows("SELECT * FROM bookmark WHERE bookKey = ? ORDER BY id", [key]).map(StateSchema.bookmark)
         }
     }
 
     /// Deletes bookmark `id` of the book `key`; false when it has none of that id.
     public func deleteBookmark(id: Int64, key: String) throws -> Bool {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM bookmark WHERE id = ? AND bookKey = ?", arguments: [id, key])
-            return db.changesCount > 0
+            try db.execute("DELETE FROM bookmark WHERE id = ? AND bookKey = ?", [id, key])
+            return db.changes > 0
         }
     }
 
@@ -187,8 +168,8 @@ public final class ListeningStateStore: Sendable {
     public func loudness(key: String) throws -> [String: (integrated: Double, samplePeak: Double)] {
         try database.read { db in
             var result: [String: (integrated: Double, samplePeak: Double)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT href, integrated, samplePeak FROM loudness WHERE bookKey = ?", arguments: [key]) {
-                result[row["href"]] = (row["integrated"], row["samplePeak"])
+            for row in try db.rows("SELECT href, integrated, samplePeak FROM loudness WHERE bookKey = ?", [key]) {
+                result[try row.decode("href", as: String.self)] = try (row.decode("integrated"), row.decode("samplePeak"))
             }
             return result
         }
@@ -196,30 +177,30 @@ public final class ListeningStateStore: Sendable {
 
     public func saveLoudness(key: String, href: String, integrated: Double, samplePeak: Double) throws {
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO loudness (bookKey, href, integrated, samplePeak) VALUES (?, ?, ?, ?)",
-                           arguments: [key, href, integrated, samplePeak])
+            try db.execute("INSERT OR REPLACE INTO loudness (bookKey, href, integrated, samplePeak) VALUES (?, ?, ?, ?)",
+                           [key, href, integrated, samplePeak])
         }
     }
 
     /// Every book, the most recently opened first.
     public func history() throws -> [BookRecord] {
-        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }
+        try database.read { db in try db.rows("SELECT * FROM book ORDER BY lastOpened DESC").map(StateSchema.book) }
     }
 
     /// Moves the WAL's pages into the database file and truncates the WAL (for measurements, backups).
     public func checkpoint() throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try database.withDatabase { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.
     public func integrityCheck() throws -> String {
-        try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+        try database.read { db in try db.column("PRAGMA integrity_check", as: String.self).first ?? "no answer" }
     }
 
     // MARK: - Words
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        if let error = error as? StateStoreError { return error.message }
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
             return underlying.localizedDescription
         }

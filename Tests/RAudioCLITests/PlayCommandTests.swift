@@ -220,14 +220,3 @@ struct WAVHeader {
         frameCount = dataSize / (2 * channelCount)
     }
 }
-
-/// A temporary folder removed at the end of the test.
-final class TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
