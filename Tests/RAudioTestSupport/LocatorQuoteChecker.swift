@@ -107,10 +107,7 @@ public struct LocatorQuoteChecker {
     private static func firstOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard !needle.isEmpty else { return 0 }
         guard bytes.count >= needle.count else { return nil }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
-        }
-        return nil
+        return bytes.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { haystack.firstOffset(of: $0) } }
     }
 
     /// The characters of `spoken` read verbatim from the page, and whether its first and last
