@@ -124,3 +124,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// CI's ThreadSanitizer build (`RAUDIO_PACKAGE_SUBSET=tsan`, set by .ci/run for it alone) builds what its suites
+/// run: the test targets of the engine's threads and the `raudio` binary (SpeakCommandTests, run from the debug
+/// build's tests, start it). The other test targets, the benchmark and the fuzzing drivers would be compiled with
+/// ThreadSanitizer for nothing. `make sanitize` builds everything.
+if Context.environment["RAUDIO_PACKAGE_SUBSET"] == "tsan" {
+    let notRun: Set = ["ReadiumStreamerTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
+    package.targets.removeAll { notRun.contains($0.name) }
+}
