@@ -88,7 +88,7 @@ public struct SessionLoop {
             return nil
         case .stopTimeout:
             // The navigator did not confirm the stop: say where we were and leave.
-            try writer.write(.state(.stopped, locator: lastLocator))
+            try stoppedWithoutItsEvent(at: lastLocator)
             return fatalStatus ?? .success
         }
     }
@@ -175,6 +175,14 @@ public struct SessionLoop {
     }
 
     /// Stops the output and ends the session with a final `state` event.
+    /// The final `stopped` state when the navigator's own event has not come: written, and given to the listening
+    /// memory, which saves this place (a quit right after a seek or `go` is where the listener left, not where the
+    /// last event was).
+    private mutating func stoppedWithoutItsEvent(at locator: Locator?) throws(ReaderGone) {
+        memory?.note(.stateChanged(.stopped, locator))
+        try writer.write(.state(.stopped, locator: locator))
+    }
+
     private mutating func quit() async throws(ReaderGone) -> ExitStatus? {
         isQuitting = true
         if let lastState, [.stopped, .ended, .failed].contains(lastState) {
@@ -185,7 +193,7 @@ public struct SessionLoop {
         let state = await controller.status().state
         if [.stopped, .ended, .failed, .idle].contains(state) {
             // The stop is done; its state event may still be in flight: print the final one ourselves.
-            try writer.write(.state(.stopped, locator: await controller.status().locator ?? lastLocator))
+            try stoppedWithoutItsEvent(at: await controller.status().locator ?? lastLocator)
             return fatalStatus ?? .success
         }
         return nil

@@ -107,4 +107,20 @@ import Testing
         #expect(try store.record()?.finished == false)
         #expect(try store.memory().resumePoint?.locator.locations.progression == 0.6)
     }
+
+    /// A quit right after a move (the navigator is there, its events have not come yet): the place saved is where
+    /// the stop left the navigator, as the last `stopped` event says, not the last place an event gave.
+    @Test func aQuitBeforeTheMovesEventsSavesWhereTheStopLeftThePlayer() async throws {
+        let store = try Store()
+        let memory = try store.memory()
+        var harness = SessionHarness()
+        harness.loop = SessionLoop(controller: harness.controller, writer: EventWriter(observers: [harness.recorder]), keepOpen: false, memory: memory)
+        try await harness.navigator(.stateChanged(.playing, SessionBooks.text("ch1.xhtml", 0.1)))
+        harness.controller.current.withLock { $0 = (.stopped, SessionBooks.text("ch2.xhtml", 0.5)) }
+        _ = try await harness.loop.handle(.stopRequested)
+        memory.sessionEnded(finished: harness.loop.reachedTheEnd)
+        #expect(harness.recorder.events("state").last?["locator"]?.objectValue?["href"]?.stringValue == "ch2.xhtml")
+        let resume = try #require(try store.memory().resumePoint)
+        #expect(resume.locator.href == "ch2.xhtml" && resume.locator.locations.progression == 0.5)
+    }
 }
