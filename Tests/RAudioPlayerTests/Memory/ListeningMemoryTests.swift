@@ -95,11 +95,17 @@ import Testing
 
     /// The session ends the memory: a book whose last track was never heard is not finished, whatever
     /// the navigator's last word.
+    /// A session over the navigator double whose listening memory is `memory`.
+    static func harness(memory: ListeningMemory) -> SessionHarness {
+        var harness = SessionHarness()
+        harness.loop = SessionLoop(controller: harness.controller, writer: EventWriter(observers: [harness.recorder]), keepOpen: false, memory: memory)
+        return harness
+    }
+
     @Test func theSessionMarksFinishedOnlyWhatItHeardToTheEnd() async throws {
         let store = try Store()
         let memory = try store.memory()
-        var harness = SessionHarness()
-        harness.loop = SessionLoop(controller: harness.controller, writer: EventWriter(observers: [harness.recorder]), keepOpen: false, memory: memory)
+        var harness = Self.harness(memory: memory)
         try await harness.navigator(.stateChanged(.playing, SessionBooks.text("ch3.xhtml", 0.5)))
         try await harness.navigator(.error(NavigatorIssue(code: .init(rawValue: "track-unreachable"), message: "gone", href: "ch3.xhtml", fatal: true)))
         try await harness.navigator(.stateChanged(.failed, SessionBooks.text("ch3.xhtml", 0.6)))
@@ -113,8 +119,7 @@ import Testing
     @Test func aQuitBeforeTheMovesEventsSavesWhereTheStopLeftThePlayer() async throws {
         let store = try Store()
         let memory = try store.memory()
-        var harness = SessionHarness()
-        harness.loop = SessionLoop(controller: harness.controller, writer: EventWriter(observers: [harness.recorder]), keepOpen: false, memory: memory)
+        var harness = Self.harness(memory: memory)
         try await harness.navigator(.stateChanged(.playing, SessionBooks.text("ch1.xhtml", 0.1)))
         harness.controller.current.withLock { $0 = (.stopped, SessionBooks.text("ch2.xhtml", 0.5)) }
         _ = try await harness.loop.handle(.stopRequested)
