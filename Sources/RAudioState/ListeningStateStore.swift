@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
-/// The listening state: where each book was left, its settings, in a SQLite file (`state.sqlite3`)
-/// (`SQLiteConnection`, over Debian's libsqlite3). WAL mode and a busy timeout, so several raudio processes share it without
+/// The listening state: where each book was left, its settings, in a SQLite file (`state.sqlite3`,
+/// `SQLiteConnection`). WAL mode and a busy timeout, so several raudio processes share it without
 /// "database is locked"; a versioned schema migrated on open.
 ///
 /// Opening never stops playback: a directory that cannot be written gives a warning and no store; a
@@ -75,7 +75,7 @@ public final class ListeningStateStore: Sendable {
         }
     }
 
-    /// Opens the pool, retrying for up to 5 s while another process holds a lock that SQLite's busy
+    /// Opens the connection, retrying for up to 5 s while another process holds a lock that SQLite's busy
     /// handler does not wait for (two players creating the file, or switching it to WAL, at once).
     private static func openDatabase(_ file: URL) throws -> SQLiteConnection {
         var attempt = 0

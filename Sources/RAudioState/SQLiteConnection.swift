@@ -159,15 +159,25 @@ extension Optional: SQLiteColumnValue where Wrapped: SQLiteColumnValue {
     }
 }
 
-/// One row of a query's result, by column name.
+/// One row of a query's result: its columns' names and values, in the query's order.
 struct SQLiteRow {
-    var values: [String: SQLiteValue]
+    var names: [String]
+    var values: [SQLiteValue]
     var path: String
 
     /// The column's value as a `T`; a `damaged` error when the column is missing or holds what a `T`
     /// cannot be (text in a number's column, NULL where a value belongs).
     func decode<T: SQLiteColumnValue>(_ column: String, as type: T.Type = T.self) throws(StateStoreError) -> T {
-        let value = values[column] ?? .null
+        try decode(at: names.firstIndex(of: column), named: column)
+    }
+
+    /// The first column's value as a `T` (a `damaged` error as `decode(_:as:)`).
+    func first<T: SQLiteColumnValue>(as type: T.Type = T.self) throws(StateStoreError) -> T {
+        try decode(at: values.isEmpty ? nil : 0, named: names.first ?? "1")
+    }
+
+    private func decode<T: SQLiteColumnValue>(at index: Int?, named column: String) throws(StateStoreError) -> T {
+        let value = index.map { values[$0] } ?? .null
         guard let decoded = T.fromSQLite(value) else {
             throw StateStoreError(.damaged, subject: path, message: "the column \(column) holds \(value) where \(T.self) belongs")
         }
@@ -217,22 +227,16 @@ struct SQLiteDatabase {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return result }
             guard status == SQLITE_ROW else { throw SQLiteConnection.error(status: status, message: errorMessage, path: path) }
-            var values: [String: SQLiteValue] = [:]
-            for column in 0..<sqlite3_column_count(statement) {
-                let name = String(cString: sqlite3_column_name(statement, column))
-                values[name] = Self.value(statement, column)
-            }
-            result.append(SQLiteRow(values: values, path: path))
+            let columns = 0..<sqlite3_column_count(statement)
+            result.append(SQLiteRow(names: columns.map { String(cString: sqlite3_column_name(statement, $0)) },
+                                    values: columns.map { Self.value(statement, $0) }, path: path))
         }
     }
 
     /// The first column of each row, as `T`.
     func column<T: SQLiteColumnValue>(_ sql: String, _ arguments: [any SQLiteColumnValue] = [], as type: T.Type = T.self) throws(StateStoreError) -> [T] {
         var values: [T] = []
-        for row in try rows(sql, arguments) {
-            guard let first = row.values.first else { continue }
-            values.append(try row.decode(first.key))
-        }
+        for row in try rows(sql, arguments) { values.append(try row.first(as: T.self)) }
         return values
     }
 

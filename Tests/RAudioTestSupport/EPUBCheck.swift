@@ -42,10 +42,7 @@ public enum EPUBCheck {
     /// The fatal errors, errors and warnings EPUBCheck reports on `epub`.
     public static func problems(in epub: URL) throws -> [Message] {
         guard let jar, let java else { throw CorpusMissing(path: "EPUBCheck (java and .venv-epubcheck/…/epubcheck.jar)") }
-        let printed = try batch.withLock { batch -> String? in
-            if batch == nil { batch = Batch(java: java, jar: jar) }
-            return try batch?.check(epub)
-        } ?? {
+        let printed = try checkInBatch(epub, java: java, jar: jar) ?? {
             let result = try ProcessRunner.run(java, jvmOptions + ["-jar", jar.path, epub.path], timeout: 300)
             return result.standardOutput + "\n" + result.standardError
         }()
@@ -59,83 +56,37 @@ public enum EPUBCheck {
         }
     }
 
-    /// The test process's one EPUBCheck process, started by the first check; nil once it could not be
-    /// started (Java without its compiler module): each book then has a `java -jar` of its own.
-    private static let batch = Locked<Batch?>(nil)
+    /// The test process's one EPUBCheck process, started by the first check: `scripts/epubcheck/EPUBCheckBatch.java`
+    /// run by Java's source launcher, EPUBCheck's command line over each path sent on its stdin, so Java starts
+    /// and EPUBCheck compiles its schemas once per test process instead of once per book (about 1 s of CPU a
+    /// small book instead of 7). `unavailable` once it could not start or has ended (Java without its compiler
+    /// module, a crash): each book then has a `java -jar` of its own.
+    private static let batch = Locked<(process: RunningProcess?, unavailable: Bool)>((nil, false))
 
-    /// `scripts/epubcheck/EPUBCheckBatch.java` run by Java's source launcher: EPUBCheck's command line over
-    /// each path sent on its stdin, in one Java process, so Java starts and EPUBCheck compiles its schemas
-    /// once per test process instead of once per book (about 1 s of CPU a small book instead of 7).
-    final class Batch: @unchecked Sendable {
-        private let process = Process()
-        private var input: FileHandle?
-        private var outputPipe: Pipe?
-        private var output: Int32 = -1
-        private var received: [UInt8] = []
-        private var failed = false
-
-        init(java: URL, jar: URL) {
-            signal(SIGPIPE, SIG_IGN)  // a write to a Java that has ended fails with EPIPE instead of ending the tests
-            process.executableURL = java
-            process.arguments = EPUBCheck.jvmOptions + ["-cp", jar.path,
-                                                         Corpus.projectRoot.appendingPathComponent("scripts/epubcheck/EPUBCheckBatch.java").path]
-            process.standardError = FileHandle.standardError
-            do {
-                let (stdin, stdout) = try ChildProcessLaunch.run(process) { () -> (Pipe, Pipe) in
-                    let pipes = (Pipe(), Pipe())
-                    process.standardInput = pipes.0
-                    process.standardOutput = pipes.1
-                    return pipes
-                }
-                input = stdin.fileHandleForWriting
-                outputPipe = stdout
-                output = stdout.fileHandleForReading.fileDescriptor
-            } catch {
-                failed = true
+    /// What EPUBCheck printed for `epub`, checked by the batch process; nil when there is none.
+    private static func checkInBatch(_ epub: URL, java: URL, jar: URL) throws -> String? {
+        try batch.withLock { batch in
+            guard !batch.unavailable else { return nil }
+            if batch.process == nil {
+                signal(SIGPIPE, SIG_IGN)  // a write to a Java that has ended fails with EPIPE instead of ending the tests
+                let source = Corpus.projectRoot.appendingPathComponent("scripts/epubcheck/EPUBCheckBatch.java")
+                batch.process = try? RunningProcess(java, jvmOptions + ["-cp", jar.path, source.path])
             }
-        }
-
-        deinit {
-            try? input?.close()
-            if process.isRunning { process.terminate() }
-        }
-
-        /// What EPUBCheck printed for `epub`; nil when this process cannot check books (it ended).
-        func check(_ epub: URL) throws -> String? {
-            guard !failed, let input else { return nil }
-            do {
-                try input.write(contentsOf: Data((epub.path + "\n").utf8))
-            } catch {
-                failed = true
+            // The reply ends with a line "\0END STATUS" (NUL is in no path or message).
+            let isEnd = { (line: String) in line.hasPrefix("\u{0}END ") }
+            guard let process = batch.process else {
+                batch.unavailable = true
                 return nil
             }
-            let deadline = Date().addingTimeInterval(300)
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                // The reply ends with a line "\0END STATUS" (NUL is in no path or message).
-                if let end = received.firstIndex(of: 0), let newline = received[end...].firstIndex(of: 10) {
-                    let printed = String(decoding: received[..<end], as: UTF8.self)
-                    received.removeSubrange(...newline)
-                    return printed
-                }
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else {
-                    failed = true
-                    process.terminate()
-                    throw CheckTimedOut(path: epub.path)
-                }
-                var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, Int32(min(left, 10) * 1000)) > 0 else { continue }
-                let count = read(output, &buffer, buffer.count)
-                if count > 0 {
-                    received += buffer[..<count]
-                } else if count == 0 || errno != EINTR {
-                    // Java ended (no source launcher, a crash): this book and the next go the old way.
-                    failed = true
-                    received = []
-                    return nil
-                }
+            let start = process.outputLines.count
+            guard process.send(epub.path + "\n"), process.waitForLine(from: start, timeout: 300, isEnd) else {
+                batch.unavailable = true
+                guard process.process.isRunning else { return nil }
+                process.signal(SIGKILL)
+                throw CheckTimedOut(path: epub.path)
             }
+            let reply = process.outputLines[start...]
+            return reply.prefix { !isEnd($0) }.joined(separator: "\n")
         }
     }
 

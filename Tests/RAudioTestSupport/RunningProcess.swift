@@ -29,7 +29,7 @@ public final class RunningProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errorOutput
-        try process.run()
+        try ChildProcessLaunch.run(process)
         let outputHandle = output.fileHandleForReading
         let lines = lines, done = readerDone
         Thread.detachNewThread {
@@ -82,11 +82,11 @@ public final class RunningProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
-    /// Waits until a stdout line satisfies `predicate`; false after `timeout` seconds or once the
-    /// process has ended without one.
-    public func waitForLine(timeout: TimeInterval, _ predicate: (String) -> Bool) -> Bool {
+    /// Waits until a stdout line satisfies `predicate` (a line at index `start` of `outputLines` or later);
+    /// false after `timeout` seconds or once the process has ended without one.
+    public func waitForLine(from start: Int = 0, timeout: TimeInterval, _ predicate: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        var checked = 0
+        var checked = start
         while Date() < deadline {
             let current = outputLines
             if current[checked...].contains(where: predicate) { return true }

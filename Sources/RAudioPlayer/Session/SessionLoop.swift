@@ -174,7 +174,6 @@ public struct SessionLoop {
         return nil
     }
 
-    /// Stops the output and ends the session with a final `state` event.
     /// The final `stopped` state when the navigator's own event has not come: written, and given to the listening
     /// memory, which saves this place (a quit right after a seek or `go` is where the listener left, not where the
     /// last event was).
@@ -183,6 +182,7 @@ public struct SessionLoop {
         try writer.write(.state(.stopped, locator: locator))
     }
 
+    /// Stops the output and ends the session with a final `state` event.
     private mutating func quit() async throws(ReaderGone) -> ExitStatus? {
         isQuitting = true
         if let lastState, [.stopped, .ended, .failed].contains(lastState) {
