@@ -21,7 +21,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [RenderCommandTests.sample, "epub/daisy/Fundamental-Accessibility-Tests-Read-Aloud-v1.0.0.en.epub"])
+    @Test(arguments: [RenderCommandTests.sample, "epub/daisy/Fundamental-Accessibility-Tests-Read-Aloud-v1.0.0.en.epub",
+                      "epub/w3c-epub-tests/pkg-spine-order-svg.epub"])
     func everyParOfTheRenderIsTheUtteranceSpeakReads(book: String) throws {
         let source = book.hasPrefix("/") ? book : try Corpus.file(book).path
         let folder = RenderCommandTests.folder()

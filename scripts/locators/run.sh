@@ -40,7 +40,8 @@ done
 # `raudio play` reports it, resolved like any other narration.
 RENDERED="$ROOT/build/locators/rendered"
 rm -rf "$RENDERED" && mkdir -p "$RENDERED"
-for source in samples/lighthouse.epub "$CORPUS/epub/idpf-epub3-samples/hefty-water.epub"; do
+for source in samples/lighthouse.epub "$CORPUS/epub/idpf-epub3-samples/hefty-water.epub" \
+              "$CORPUS/epub/w3c-epub-tests/pkg-spine-order-svg.epub"; do
     [[ -f "$source" ]] || continue
     out="$RENDERED/rendered-$(basename "$source")"
     if "$RAUDIO" render "$source" --granularity word --to epub3 "$out" --cache "$RENDERED/cache" >/dev/null 2>"$RENDERED/render.err"; then

@@ -105,20 +105,10 @@ struct BookRenderRun {
                     throw CommandFailure(error)
                 }
             case .epub3:
-                // Overlays are written into XHTML content documents; an SVG one (its speech is in the other outputs)
-                // is left without narration in the EPUB, and said so.
-                let svg = Set(publication.readingOrder.filter { $0.type?.hasPrefix("image/svg") == true }.map(\.hrefWithoutFragment))
-                for document in book.documents where svg.contains(Link(href: document.href).hrefWithoutFragment) {
-                    let warning = RenderWarning(code: "svg-not-narrated",
-                                                message: "\(document.href): an SVG content document gets no Media Overlay in \(output.path) (its speech is in the other outputs)",
-                                                href: document.href)
-                    if printsJSON { emit(.warning(warning)) } else { StandardStreams.printError("raudio: warning: \(warning.message)") }
-                }
-                let documents = book.documents.filter { !svg.contains(Link(href: $0.href).hrefWithoutFragment) }
                 let source = URL(fileURLWithPath: command.path), target = URL(fileURLWithPath: output.path)
                 let written: Result<Void, EPUBWriteError> = await BlockingWork.run(named: "raudio.epub-writer") {
                     Result { () throws(EPUBWriteError) in
-                        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init(narrators: [narrator])).write(documents, to: target)
+                        try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init(narrators: [narrator])).write(book.documents, to: target)
                     }
                 }
                 do { try written.get() } catch { throw CommandFailure(error) }

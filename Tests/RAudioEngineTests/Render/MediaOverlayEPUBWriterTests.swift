@@ -22,6 +22,8 @@ import ZIPFoundation
         "epub/readium-test-files/Tiny-2-NCX.epub",
         // EPUB 2 with XHTML 1.1's DOCTYPE, which EPUB 3 refuses (HTM-004).
         "epub/epubcheck-edge/epub2-ocf-minimal-valid.epub",
+        // SVG content documents only: `tspan`s in their `text`, a stylesheet by `xml-stylesheet`.
+        "epub/w3c-epub-tests/pkg-spine-order-svg.epub",
     ]
 
     static func bookURL(_ path: String) throws -> URL {
@@ -95,7 +97,11 @@ import ZIPFoundation
             // Well-formed, same body text.
             let parsedBefore = try XMLDocument(data: before, href: path, mode: .recovering)
             let parsedAfter = try XMLDocument(data: after, href: path)
-            #expect(parsedBefore.root.firstDescendant("body")?.textContent == parsedAfter.root.firstDescendant("body")?.textContent, "\(path): text changed")
+            // An XHTML document's body; an SVG document's root.
+            let isSVG = parsedBefore.root.localName == "svg"
+            let textBefore = (parsedBefore.root.firstDescendant("body") ?? parsedBefore.root).textContent
+            let textAfter = (parsedAfter.root.firstDescendant("body") ?? parsedAfter.root).textContent
+            #expect(!textBefore.isEmpty && textBefore == textAfter, "\(path): text changed")
             // Only insertions: every original byte is still there, in order (an EPUB 2 document's, once its
             // DOCTYPE and named references are EPUB 3's: anEPUB2DocumentGetsHTML5sDoctypeAndNumericReferences).
             let packageDocument = String(decoding: original.first { $0.key.hasSuffix(".opf") }?.value ?? Data(), as: UTF8.self)
@@ -123,7 +129,7 @@ import ZIPFoundation
                 if fragment.hasPrefix("raudio-s"), let range = clip.target.textRange, let text = clip.target.elementText?.text {
                     spanCount += 1
                     let expected = String(decoding: Array(text.utf8)[range], as: UTF8.self)
-                    #expect(element.localName == "span" && element.textContent == expected, "\(path)#\(fragment): '\(element.textContent)' is not '\(expected)'")
+                    #expect(element.localName == (isSVG ? "tspan" : "span") && element.textContent == expected, "\(path)#\(fragment): '\(element.textContent)' is not '\(expected)'")
                 } else {
                     fallbackCount += 1
                 }
@@ -139,7 +145,7 @@ import ZIPFoundation
     /// for a valid source).
     /// Each book at one granularity (EPUBCheck takes half a minute on a large book): words where the book is small,
     /// sentences for the two largest (both granularities are written and parsed back above).
-    static let checkedGranularities: [Granularity] = [.word, .word, .word, .sentence, .sentence, .word, .word]
+    static let checkedGranularities: [Granularity] = [.word, .word, .word, .sentence, .sentence, .word, .word, .word]
 
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage), .enabled(if: EPUBCheck.isAvailable, EPUBCheck.skipMessage),
           arguments: zip(books, checkedGranularities))
@@ -154,6 +160,36 @@ import ZIPFoundation
         let new = after.filter { message in !before.contains { $0.code == message.code } }
         #expect(new.isEmpty, "EPUBCheck on \(book) written at \(granularity) granularity: \(new.map(\.description).joined(separator: "\n"))")
         print("EPUBCheck \(book) \(granularity): source \(before.count) messages, written \(after.count): \(after.map(\.description))")
+    }
+
+    /// In an SVG content document a word is wrapped in a `tspan` inside its `text`; a range that would split a
+    /// `tspan` of the page, and text under `foreignObject`, get an `id` on their element instead; the stylesheet is
+    /// an `xml-stylesheet` before the root, on the root's line (the document's line numbers stay).
+    @Test func anSVGDocumentGetsTspansInItsTextAndIdsElsewhere() throws {
+        let svg = """
+            <?xml version="1.0"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:h="http://www.w3.org/1999/xhtml"><text x="1" y="2">Call <tspan fill="red">me Ishmael</tspan></text>
+            <foreignObject><h:p>Some years ago</h:p></foreignObject></svg>
+            """
+        func target(_ selector: String, _ text: String, _ range: Range<Int>) -> NarrationTarget {
+            var locations = Locator.Locations()
+            locations.cssSelector = selector
+            return NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
+                                   elementText: ElementText(text: text, quoteStart: 0), textRange: range)
+        }
+        var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
+        let call = marker.mark(target("svg > text:nth-child(1)", "Call me Ishmael", 0..<4), serial: 1)
+        let me = marker.mark(target("svg > text:nth-child(1)", "Call me Ishmael", 5..<7), serial: 2)
+        let split = marker.mark(target("svg > text:nth-child(1)", "Call me Ishmael", 3..<7), serial: 3)
+        let foreign = marker.mark(target("svg > foreignObject:nth-child(2) > p:nth-child(1)", "Some years ago", 0..<4), serial: 4)
+        marker.linkStylesheet("raudio/media-overlay.css")
+        #expect(marker.markings == [.span, .span, .elementID, .elementID])
+        let written = String(decoding: marker.markedData(), as: UTF8.self)
+        #expect(written.contains(#"<text x="1" y="2" id="\#(split)"><tspan id="\#(call)">Call</tspan> <tspan fill="red"><tspan id="\#(me)">me</tspan> Ishmael</tspan></text>"#), "\(written)")
+        #expect(written.contains(#"<h:p id="\#(foreign)">Some years ago</h:p>"#), "\(written)")
+        #expect(written.contains("<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"raudio/media-overlay.css\" type=\"text/css\"?><svg "), "\(written)")
+        #expect(written.split(separator: "\n").count == svg.split(separator: "\n").count)
+        _ = try XMLDocument(data: marker.markedData(), href: "p.svg")
     }
 
     /// An EPUB 2 document made EPUB 3's: the DOCTYPE (and its internal subset) becomes HTML5's, named references
@@ -235,16 +271,17 @@ import ZIPFoundation
 
     /// Whether `written` is `original` with only raudio's markup inserted.
     static func isOriginalWithInsertions(original: [UInt8], written: [UInt8]) -> Bool {
-        let inserted = [#"^<span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
-                        #"^<link rel="stylesheet" type="text/css" href="[^"]*media-overlay\.css"/>"#]
-        let close = Array("</span>".utf8)
+        let inserted = [#"^<t?span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
+                        #"^<link rel="stylesheet" type="text/css" href="[^"]*media-overlay\.css"/>"#,
+                        #"^<\?xml-stylesheet href="[^"]*media-overlay\.css" type="text/css"\?>"#]
+        let closes = [Array("</span>".utf8), Array("</tspan>".utf8)]
         var o = 0, w = 0
         while w < written.count {
             let rest = written[w] == UInt8(ascii: "<") || written[w] == UInt8(ascii: " ")
                 ? String(decoding: written[w..<min(w + 300, written.count)], as: UTF8.self) : ""
             if !rest.isEmpty, let match = inserted.lazy.compactMap({ rest.range(of: $0, options: .regularExpression) }).first {
                 w += rest.utf8.distance(from: rest.startIndex, to: match.upperBound)
-            } else if written[w...].starts(with: close), !original[o...].starts(with: close) {
+            } else if let close = closes.first(where: { written[w...].starts(with: $0) }), !original[o...].starts(with: close) {
                 w += close.count
             } else if o < original.count, original[o] == written[w] {
                 o += 1; w += 1

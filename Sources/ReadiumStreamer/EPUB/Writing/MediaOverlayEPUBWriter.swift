@@ -4,7 +4,7 @@ import ReadiumShared
 import ZIPFoundation
 
 /// Writes a book read aloud as an EPUB 3 with Media Overlays: the source EPUB with its narrated parts marked
-/// (`XHTMLNarrationMarker`), one SMIL and one audio file per narrated content document, and the package
+/// (`XHTMLNarrationMarker`), one SMIL and one audio file per narrated content document (XHTML or SVG), and the package
 /// metadata of a book with overlays (`PackageDocumentEditor`). An EPUB 2 source becomes EPUB 3.
 ///
 /// Synchronous; call it from a thread that may block (it reads and writes whole files).
@@ -65,9 +65,9 @@ public struct MediaOverlayEPUBWriter {
         var overlays: [PackageDocumentEditor.Overlay] = []
         for (index, document) in documents.enumerated() {
             let path = (try? Href(document.href.hasPrefix("/") ? String(document.href.dropFirst()) : document.href).path) ?? document.href
-            guard let item = source.package.items.first(where: { $0.path == path }), item.mediaType == MediaType.xhtml.string,
-                  let data = source.data[path] else {
-                throw EPUBWriteError(.invalidNarration, subject: document.href, message: "is not an XHTML content document of \(sourceEPUB.lastPathComponent)")
+            guard let item = source.package.items.first(where: { $0.path == path }),
+                  [MediaType.xhtml.string, MediaType.svg.string].contains(item.mediaType), let data = source.data[path] else {
+                throw EPUBWriteError(.invalidNarration, subject: document.href, message: "is not an XHTML or SVG content document of \(sourceEPUB.lastPathComponent)")
             }
             let audio: Data
             do {
@@ -111,6 +111,8 @@ public struct MediaOverlayEPUBWriter {
         let stylesheetID = editor.newIdentifier("raudio-media-overlay-css")
         var css = "/* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */\n"
         css += ".\(Self.cssIdentifier(options.activeClass)) { background-color: #fff3a0; color: #000; }\n"
+        // SVG text has no background: its words are coloured instead.
+        css += "text.\(Self.cssIdentifier(options.activeClass)), tspan.\(Self.cssIdentifier(options.activeClass)) { fill: #8a5a00; }\n"
         added.insert(.init(path: stylesheetPath.joined(separator: "/"), data: Data(css.utf8), compressed: true), at: 0)
         if !source.package.version.hasPrefix("3") {
             // EPUB 2: version 3.0, a navigation document made from the NCX (kept), EPUB 3 metadata.

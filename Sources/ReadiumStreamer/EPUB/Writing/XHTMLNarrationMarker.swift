@@ -2,14 +2,15 @@
 import Foundation
 import ReadiumShared
 
-/// Marks the narrated parts of one XHTML content document for its Media Overlay: a `span` with an `id`
-/// around each spoken range, or an `id` on the element, inserted into the document's own bytes.
+/// Marks the narrated parts of one content document for its Media Overlay: a `span` with an `id` around each
+/// spoken range, or an `id` on the element, inserted into the document's own bytes. In an SVG content document
+/// (root `svg`) the wrapper is a `tspan`, and only inside a `text` element, where SVG allows one.
 ///
 /// Nothing is re-serialized: the text of the page and every byte outside the inserted markup stay as they
 /// were. A range is wrapped when its ends lie in text (or at the edges of whole inline elements) of one
-/// element; a range that would have to split an inline element, crosses a block, lies in CDATA or in
-/// SVG/MathML, or whose element's text is not the one the content extractor read, falls back to an `id` on the
-/// smallest element that holds it (an existing `id` is kept).
+/// element; a range that would have to split an inline element, crosses a block, lies in CDATA, in SVG/MathML
+/// inside XHTML (in an SVG document: outside SVG `text`), or whose element's text is not the one the content
+/// extractor read, falls back to an `id` on the smallest element that holds it (an existing `id` is kept).
 struct XHTMLNarrationMarker {
     /// How a clip's target was marked.
     enum Marking: Equatable {
@@ -19,6 +20,8 @@ struct XHTMLNarrationMarker {
 
     let href: String
     private let scanner: XHTMLByteScanner
+    /// Whether the document is an SVG content document: `tspan`s in its `text`, not XHTML `span`s.
+    private let isSVG: Bool
     private var insertions: [(offset: Int, order: Int, text: String)] = []
     private var usedIdentifiers: Set<String>
     private var elementIdentifiers: [Int: String] = [:]
@@ -33,6 +36,7 @@ struct XHTMLNarrationMarker {
         }
         self.href = href
         self.scanner = scanner
+        isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" && !scanner.elements[$0].qualifiedName.contains(":") } ?? false
         usedIdentifiers = scanner.identifiers
         textLengths = Array(repeating: -1, count: scanner.elements.count)
         for index in scanner.elements.indices.reversed() { _ = textLength(of: index) }
@@ -40,10 +44,10 @@ struct XHTMLNarrationMarker {
 
     /// Marks `target` and gives the fragment identifier its SMIL `text` points at; `serial` numbers the id.
     mutating func mark(_ target: NarrationTarget, serial: Int) -> String {
-        let selector = target.locator.locations.cssSelector ?? "html > body"
-        let element = scanner.element(matching: selector) ?? scanner.element(matching: "html > body") ?? 0
+        let whole = isSVG ? "svg" : "html > body"
+        let element = scanner.element(matching: target.locator.locations.cssSelector ?? whole) ?? scanner.element(matching: whole) ?? scanner.root ?? 0
         guard let range = target.textRange, let elementText = target.elementText, !range.isEmpty,
-              range.upperBound <= elementText.text.utf8.count, !isInForeignContent(element),
+              range.upperBound <= elementText.text.utf8.count, isSVG ? isInSVGText(element) : !isInForeignContent(element),
               scanner.textContent(of: element).text == elementText.text else {
             markings.append(.elementID)
             return identifier(of: element, serial: serial)
@@ -60,8 +64,9 @@ struct XHTMLNarrationMarker {
             }
             let id = newIdentifier("raudio-s\(serial)")
             spans[bytes] = id
-            insertions.append((bytes.lowerBound, 1, "<span id=\"\(id)\">"))
-            insertions.append((bytes.upperBound, 0, "</span>"))
+            let wrapper = isSVG ? "tspan" : "span"
+            insertions.append((bytes.lowerBound, 1, "<\(wrapper) id=\"\(id)\">"))
+            insertions.append((bytes.upperBound, 0, "</\(wrapper)>"))
             markings.append(.span)
             return id
         case .element(let holder):
@@ -70,8 +75,13 @@ struct XHTMLNarrationMarker {
         }
     }
 
-    /// Adds a stylesheet link at the end of the document's `head`.
+    /// Adds a stylesheet link at the end of the document's `head` (in an SVG document, an `xml-stylesheet`
+    /// processing instruction before its root).
     mutating func linkStylesheet(_ relativeHref: String) {
+        if isSVG, let root = scanner.root {
+            insertions.append((scanner.elements[root].startTag.lowerBound, 2, "<?xml-stylesheet href=\"\(Self.escape(relativeHref))\" type=\"text/css\"?>"))
+            return
+        }
         guard let head = scanner.elements.firstIndex(where: { $0.localName == "head" }), let end = scanner.elements[head].endTag else { return }
         insertions.append((end.lowerBound, 2, "<link rel=\"stylesheet\" type=\"text/css\" href=\"\(Self.escape(relativeHref))\"/>"))
     }
@@ -175,6 +185,20 @@ struct XHTMLNarrationMarker {
             current = value.parent
         }
         return false
+    }
+
+    /// Whether `element` is SVG text content of an SVG document (a `text` or inside one, no prefixed or
+    /// `foreignObject` vocabulary on the way), where a `tspan` may wrap part of its text.
+    private func isInSVGText(_ element: Int) -> Bool {
+        var current: Int? = element
+        var inText = false
+        while let index = current {
+            let value = scanner.elements[index]
+            if value.qualifiedName.contains(":") || value.localName == "foreignObject" { return false }
+            if value.localName == "text" { inText = true }
+            current = value.parent
+        }
+        return inText
     }
 
     /// The `id` of `element`: its own, else one inserted into its start tag.
