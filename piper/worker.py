@@ -288,6 +288,8 @@ def speak_piece(voice, phonemes, syn_config, np):
 
     ids = voice.phonemes_to_ids(phonemes)
     trace_ids(phonemes, ids)
+    if os.environ.get("RAUDIO_PIPER_PHONEME_TRACE_ONLY") == "1":
+        return np.zeros(0, dtype=np.float32), None  # the trace without the inference (tests of phonemization)
     result = voice.phoneme_ids_to_audio(ids, syn_config, include_alignments=True)
     audio, id_samples = result if isinstance(result, tuple) else (result, None)
     audio = np.atleast_1d(audio).astype(np.float32)
@@ -354,7 +356,9 @@ def phonemize(voice, text, spans):
 
 
 def trace_ids(phonemes, ids):
-    """With RAUDIO_PIPER_PHONEME_TRACE set (tests, diagnostics): appends what the model is given, one JSON line per piece."""
+    """With RAUDIO_PIPER_PHONEME_TRACE set (tests, diagnostics): appends what the model is given, one JSON line per piece.
+    With RAUDIO_PIPER_PHONEME_TRACE_ONLY=1 as well, the model is not run and each piece is silent and empty: what the
+    model would be given, for tests of phonemization that need no audio."""
     path = os.environ.get("RAUDIO_PIPER_PHONEME_TRACE")
     if path:
         import json
