@@ -126,7 +126,8 @@ final class IPCClientRegistry: @unchecked Sendable {
         if end < order.count {
             // Not `execute`: NIO runs every task queued, those queued meanwhile included, before it reads its
             // sockets again. A task for a moment later lets the clients' commands be read in between.
-            eventLoop.scheduleTask(in: Self.pauseBetweenTurns) { self.sweep(order, from: end, upTo: last) }
+            let next = end
+            eventLoop.scheduleTask(in: Self.pauseBetweenTurns) { self.sweep(order, from: next, upTo: last) }
             return
         }
         undelivered.removeAll { $0.sequence <= last }
