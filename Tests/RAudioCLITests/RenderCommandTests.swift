@@ -53,7 +53,8 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: m4b))
         let again = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache", folder.appendingPathComponent("cache").path])
         #expect(Self.events(again.standardOutput).last?["synthesized"]?.intValue == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: m4b)) == before)
+        let comparison = ByteComparison(try Data(contentsOf: URL(fileURLWithPath: m4b)), before)
+        #expect(comparison.isSame, "\(comparison)")
     }
 
     /// A Piper voice's renders are the same bytes twice, each from an empty cache (the model's noise is off).
@@ -70,7 +71,8 @@ import Testing
             #expect(Self.events(result.standardOutput).last?["synthesized"]?.intValue ?? 0 > 0)
             files.append(try Data(contentsOf: URL(fileURLWithPath: m4b)))
         }
-        #expect(files[0] == files[1], "two Piper renders differ")
+        let comparison = ByteComparison(files[0], files[1])
+        #expect(comparison.isSame, "two Piper renders differ: \(comparison)")
     }
 
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {

@@ -37,9 +37,6 @@ struct BookRenderRun {
     private func render(printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
         let outputs = command.requestedOutputs
         for output in outputs { try Self.checkWritable(output.path) }
-        // A Piper voice renders without the model's random noise (its workers inherit this), so that two renders
-        // of a book write the same bytes: the speech is a little more even than `raudio speak`'s (docs/render.md).
-        setenv("RAUDIO_PIPER_DETERMINISTIC", "1", 1)
         let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions, pace: .rendering)
         let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
         PublicationLoading.reportWarnings(of: publication)

@@ -19,7 +19,14 @@ enum SpeechEngineSetup {
     static func startLoading(voice: String?, options: SpeechEngineOptions, pace: PiperInferencePace) -> PiperVoiceLoad? {
         guard let voice, voice.lowercased().hasPrefix(PiperVoiceFile.identifierPrefix), let runtime = PiperRuntime.find(),
               let file = PiperVoiceCatalog(voicePaths: options.voicePathURLs, runtime: runtime).voice(named: voice) else { return nil }
-        return try? PiperVoiceLoad(voice: file, runtime: runtime, pace: pace)
+        return try? PiperVoiceLoad(voice: file, runtime: runtime, environment: workerEnvironment(pace: pace), pace: pace)
+    }
+
+    /// What a Piper worker is given beside raudio's environment: a render's speaks without the model's random
+    /// noise, so that two renders of a book write the same bytes (its speech a little more even than `raudio
+    /// speak`'s; docs/render.md).
+    static func workerEnvironment(pace: PiperInferencePace) -> [String: String] {
+        pace == .rendering ? ["RAUDIO_PIPER_DETERMINISTIC": "1"] : [:]
     }
 
     /// Stops `engine`'s eSpeak NG worker processes, if it has any (`--jobs`), so they end (and are
@@ -83,7 +90,7 @@ enum SpeechEngineSetup {
             if let started, started.voiceFile == file {
                 piper = try started.engine()
             } else {
-                piper = try PiperEngine(voice: file, runtime: runtime, pace: pace)
+                piper = try PiperEngine(voice: file, runtime: runtime, environment: workerEnvironment(pace: pace), pace: pace)
             }
             return SpeechEngineRouter(neural: piper, fallback: espeak)
         } catch {

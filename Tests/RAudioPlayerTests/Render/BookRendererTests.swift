@@ -126,7 +126,8 @@ import Testing
         #expect(second.counts.cacheHits == second.counts.utterances && second.counts.synthesized == 0)
         #expect(first.documents.map(\.clips) == second.documents.map(\.clips), "the clips differ")
         for (a, b) in zip(first.documents, second.documents) {
-            #expect(try Data(contentsOf: a.audioFile) == Data(contentsOf: b.audioFile), "\(a.href)")
+            let comparison = try ByteComparison(contentsOf: a.audioFile, b.audioFile)
+            #expect(comparison.isSame, "\(a.href): \(comparison)")
         }
     }
 
@@ -148,7 +149,8 @@ import Testing
         #expect(second.counts.synthesized >= removed && second.counts.synthesized < second.counts.utterances)
         #expect(first.documents.map(\.clips) == second.documents.map(\.clips), "the clips differ")
         for (a, b) in zip(first.documents, second.documents) {
-            #expect(try Data(contentsOf: a.audioFile) == Data(contentsOf: b.audioFile), "\(a.href)")
+            let comparison = try ByteComparison(contentsOf: a.audioFile, b.audioFile)
+            #expect(comparison.isSame, "\(a.href): \(comparison)")
         }
     }
 
@@ -195,7 +197,8 @@ import Testing
         // Written twice, the same bytes.
         let again = folder.appendingPathComponent("again.audiobook").path
         try AudiobookPackageWriter.write(book, publication: publication, narrator: "en-us", to: again)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: again)))
+        let comparison = try ByteComparison(contentsOf: URL(fileURLWithPath: path), URL(fileURLWithPath: again))
+        #expect(comparison.isSame, "\(comparison)")
     }
 
     @Test func aBookWithNoTextIsAClearError() async throws {
