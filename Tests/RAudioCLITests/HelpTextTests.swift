@@ -55,7 +55,7 @@ import Testing
             "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last"]),
             "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip"]),
             "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
-                       "--cache", "--shard", "--merge"],
+                       "--cache", "--cache-size", "--shard", "--merge"],
             "text": ["--from", "--unit", "--skip"],
             "info": ["--human", "--cover", "--verbose"],
             "voices": ["--language", "--human", "--voice-path"],

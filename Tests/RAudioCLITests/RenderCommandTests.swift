@@ -75,6 +75,27 @@ import Testing
         #expect(comparison.isSame, "two Piper renders differ: \(comparison)")
     }
 
+    /// `--cache-size 0`: the render is whole, then its speech leaves the cache; a size that is not one is a usage error.
+    @Test func theCacheIsTrimmedToItsLimitOnceTheRenderIsWritten() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache"), m4b = folder.appendingPathComponent("book.m4b").path
+        let result = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache", cache.path, "--cache-size", "0"], timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Self.events(result.standardOutput).last?["synthesized"]?.intValue ?? 0 > 0)
+        #expect(FileManager.default.fileExists(atPath: m4b))
+        #expect(result.standardError.contains("--cache-size 0"), "\(result.standardError)")
+        let left = (FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".utterance") }
+        #expect(left.isEmpty, "\(left.count) utterances left in the cache")
+        // The default keeps them.
+        let kept = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache", cache.path], timeout: 120)
+        #expect(kept.status == 0 && !kept.standardError.contains("--cache-size"), "\(kept.standardError)")
+        #expect((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).contains { $0.hasSuffix(".utterance") })
+
+        let bad = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache-size", "lots"])
+        #expect(bad.status == 64 && bad.standardError.contains("--cache-size lots"), "\(bad.standardError)")
+    }
+
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -57,6 +57,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder of cached synthesized speech. Default: $XDG_CACHE_HOME/raudio/speech.", valueName: "folder"))
     var cache: String?
 
+    @Option(help: ArgumentHelp("The most the speech cache keeps once a render is written, the speech used longest ago dropped first: a size such as 4G, 500M or 0 (nothing kept), or unlimited.", valueName: "size"))
+    var cacheSize: String = "4G"
+
+    /// `--cache-size` in bytes; nil for `unlimited` (validated by `validate()`).
+    var cacheBytes: Int64? { cacheSize.lowercased() == "unlimited" ? nil : ByteSize.parse(cacheSize) }
+
     @Option(help: ArgumentHelp("Synthesize only share I of N of the book (1 to N, the same cut on every machine) into a part file: --shard 2/3 --to part 2.rpart. Join the parts with --merge.", valueName: "I/N"))
     var shard: String?
 
@@ -98,6 +104,9 @@ struct RenderCommand: AsyncParsableCommand {
         let paths = requestedOutputs.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         if Set(paths).count != paths.count {
             throw ValidationError("--to: two outputs have the same path")
+        }
+        if cacheSize.lowercased() != "unlimited", ByteSize.parse(cacheSize) == nil {
+            throw ValidationError("--cache-size \(cacheSize): give a size such as 4G, 500M or 0 (nothing kept), or unlimited")
         }
         if !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")

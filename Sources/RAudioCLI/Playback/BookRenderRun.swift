@@ -114,6 +114,7 @@ struct BookRenderRun {
             }
             if printsJSON { emit(.output(output, duration: book.duration)) }
         }
+        await trim(cache)
         let wall = Date().timeIntervalSince(started)
         if printsJSON {
             emit(.done(counts: book.counts, audioSeconds: book.duration, wallSeconds: wall))
@@ -123,6 +124,17 @@ struct BookRenderRun {
             StandardStreams.printError("wrote \(written): \(TerminalScreen.time(book.duration)) of audio in \(TerminalScreen.time(wall))"
                                        + " (\(book.counts.synthesized) utterances synthesized, \(book.counts.cacheHits) from the cache)")
         }
+    }
+
+    /// Brings the speech cache under `--cache-size` once the outputs are written (never before: a render stopped
+    /// part-way keeps all it made), and says on stderr what went.
+    private func trim(_ cache: UtteranceAudioCache) async {
+        guard let limit = command.cacheBytes else { return }
+        let trim = await BlockingWork.run(named: "raudio.cache-trim") { cache.trim(toBytes: limit) }
+        guard trim.removedFiles > 0 else { return }
+        let mebibytes = { (bytes: Int64) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is kept under --cache-size \(command.cacheSize): "
+                                   + "\(trim.removedFiles) files used longest ago removed (\(mebibytes(trim.removedBytes))), \(mebibytes(trim.keptBytes)) kept")
     }
 
     /// `--shard I/N --to part FILE`: synthesizes the share into the cache and writes its part file.
@@ -137,6 +149,7 @@ struct BookRenderRun {
         } catch {
             throw CommandFailure(error)
         }
+        await trim(cache)
         let wall = Date().timeIntervalSince(started)
         if printsJSON {
             emit(.output(output, duration: share.audioSeconds))

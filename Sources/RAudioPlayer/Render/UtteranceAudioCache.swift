@@ -72,9 +72,12 @@ public struct UtteranceAudioCache: Sendable {
         FileManager.default.fileExists(atPath: file(for: key).path)
     }
 
-    /// The cached audio of `key`, spoken as `text`'s words; nil when absent, damaged or another key's.
+    /// The cached audio of `key`, spoken as `text`'s words; nil when absent, damaged or another key's. A file read
+    /// is marked as used now (its modification time), so that `trim` removes the least recently used first.
     public func load(_ key: Key, text: String, voice: TTSVoice) -> SynthesizedUtterance? {
-        guard let data = FileManager.default.contents(atPath: file(for: key).path) else { return nil }
+        let path = file(for: key).path
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        _ = utimes(path, nil)
         let isSixteenBit = data.starts(with: Self.sixteenBitMagic)
         guard isSixteenBit || data.starts(with: Self.magic) else { return nil }
         var reader = ByteReader(data: data, offset: Self.magic.count)
