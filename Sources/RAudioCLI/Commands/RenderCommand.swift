@@ -60,8 +60,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most the speech cache keeps once a render is written, the speech used longest ago dropped first: a size such as 4G, 500M or 0 (nothing kept), or unlimited.", valueName: "size"))
     var cacheSize: String = "4G"
 
-    /// `--cache-size` in bytes; nil for `unlimited` (validated by `validate()`).
-    var cacheBytes: Int64? { cacheSize.lowercased() == "unlimited" ? nil : ByteSize.parse(cacheSize) }
+    /// `--cache-size` in bytes: `.some(nil)` for `unlimited`, nil when it is not a size (refused by `validate()`).
+    var cacheLimit: Int64?? { cacheSize.lowercased() == "unlimited" ? .some(nil) : ByteSize.parse(cacheSize).map { .some($0) } }
 
     @Option(help: ArgumentHelp("Synthesize only share I of N of the book (1 to N, the same cut on every machine) into a part file: --shard 2/3 --to part 2.rpart. Join the parts with --merge.", valueName: "I/N"))
     var shard: String?
@@ -105,7 +105,7 @@ struct RenderCommand: AsyncParsableCommand {
         if Set(paths).count != paths.count {
             throw ValidationError("--to: two outputs have the same path")
         }
-        if cacheSize.lowercased() != "unlimited", ByteSize.parse(cacheSize) == nil {
+        if cacheLimit == nil {
             throw ValidationError("--cache-size \(cacheSize): give a size such as 4G, 500M or 0 (nothing kept), or unlimited")
         }
         if !(pitch.isFinite && (0.5...2.0).contains(pitch)) {

@@ -129,7 +129,7 @@ struct BookRenderRun {
     /// Brings the speech cache under `--cache-size` once the outputs are written (never before: a render stopped
     /// part-way keeps all it made), and says on stderr what went.
     private func trim(_ cache: UtteranceAudioCache) async {
-        guard let limit = command.cacheBytes else { return }
+        guard let limit = command.cacheLimit ?? nil else { return }
         let trim = await BlockingWork.run(named: "raudio.cache-trim") { cache.trim(toBytes: limit) }
         guard trim.removedFiles > 0 else { return }
         let mebibytes = { (bytes: Int64) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }

@@ -99,8 +99,8 @@ public struct RenderPart: Sendable, Equatable {
               let names = description["files"]?.arrayValue?.compactMap(\.stringValue)
         else { throw damaged("\(descriptionName) lacks a field") }
         for name in names {
-            // Names as the cache makes them: two hex digits, a slash, the hex name: nothing that leaves the folder.
-            guard name.range(of: #"^[0-9a-f]{2}/[0-9a-f]{32}\.utterance$"#, options: .regularExpression) != nil else {
+            // Names as the cache makes them: nothing that leaves the folder.
+            guard UtteranceAudioCache.isEntryPath(name) else {
                 throw damaged("entry name \(name)")
             }
             guard let entry = archive[name] else { throw damaged("no entry \(name)") }

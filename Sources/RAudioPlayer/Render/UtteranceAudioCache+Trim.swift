@@ -18,7 +18,7 @@ extension UtteranceAudioCache {
     }
 
     /// Removes the least recently used utterance files (stored or loaded longest ago) until those left take at most
-    /// `limit` bytes on disk. Only the cache's own files (`ab/….utterance`, and temporary files of a store that
+    /// `limit` bytes on disk. Only the cache's own files (`isEntryPath`, and temporary files of a store that
     /// was killed, when older than a day) are looked at or removed: a folder given with `--cache` may hold others.
     ///
     /// Blocking I/O. Another render using the same folder at the same time loses nothing but time: a file removed
@@ -40,7 +40,7 @@ extension UtteranceAudioCache {
                 let bytes = Int64(values.totalFileAllocatedSize ?? values.fileSize ?? 0)
                 let used = values.contentModificationDate ?? .distantPast
                 let name = file.lastPathComponent
-                if name.hasSuffix(".utterance") {
+                if Self.isEntryPath(subfolder.lastPathComponent + "/" + name) {
                     entries.append(Entry(url: file, bytes: bytes, used: used))
                 } else if name.hasPrefix("."), name.hasSuffix(".tmp"), now.timeIntervalSince(used) > 86_400,
                           (try? FileManager.default.removeItem(at: file)) != nil {

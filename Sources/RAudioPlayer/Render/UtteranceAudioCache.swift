@@ -67,6 +67,12 @@ public struct UtteranceAudioCache: Sendable {
         return String(name.prefix(2)) + "/" + name + ".utterance"
     }
 
+    /// Whether `path`, relative to the folder, is one the cache makes (`relativePath(for:)`): two hex digits, a
+    /// slash, the hex name. Nothing else is ever read from a part file or removed by `trim`.
+    static func isEntryPath(_ path: String) -> Bool {
+        path.range(of: #"^[0-9a-f]{2}/[0-9a-f]{32}\.utterance$"#, options: .regularExpression) != nil
+    }
+
     /// Whether a file for `key` is there (not read: a damaged one is still a miss when loaded).
     func contains(_ key: Key) -> Bool {
         FileManager.default.fileExists(atPath: file(for: key).path)
