@@ -65,6 +65,31 @@ import Testing
         #expect(absent.status == 66, "\(absent.standardError)")
     }
 
+    /// Shares run side by side on one machine with one cache (GNU parallel) and `--cache-size 0`: a share that ends
+    /// first must not trim away what the others have stored and not yet packed into their parts.
+    @Test func sharesRunSideBySideOnOneCacheNeverTrimItUnderOneAnother() throws {
+        let folder = RenderCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try RenderCommandTests.longBook(paragraphs: 24)
+        defer { try? FileManager.default.removeItem(at: book) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let shares = try (1...3).map { number in
+            try RunningProcess(ProcessRunner.raudioExecutable, ["render", book.path, "--shard", "\(number)/3", "--to", "part", path("\(number).rpart"),
+                                                                 "--cache", path("cache"), "--cache-size", "0", "--jobs", "1"])
+        }
+        for (number, share) in zip(1..., shares) {
+            #expect(share.finish(timeout: 300), "share \(number) still running")
+            #expect(share.exitStatus == 0, "share \(number): \(share.standardError)")
+        }
+        let stderr = shares.map(\.standardError).joined()
+        #expect(stderr.contains("in use by another render") || stderr.contains("--cache-size 0"), "\(stderr)")
+        // Each part holds its share whole: merged into an empty cache, nothing is synthesized.
+        let merged = try Self.render([book.path, "--merge", path("1.rpart"), path("2.rpart"), path("3.rpart"), "--to", "m4b", path("book.m4b"),
+                                      "--cache", path("cache-merge")])
+        #expect(merged.status == 0, "\(merged.standardError)")
+        #expect(RenderCommandTests.events(merged.standardOutput).last?["synthesized"]?.intValue == 0)
+    }
+
     @Test(arguments: [
         ["--shard", "4/3", "--to", "part", "/tmp/raudio-x.rpart"],
         ["--shard", "1/3", "--to", "m4b", "/tmp/raudio-x.m4b"],

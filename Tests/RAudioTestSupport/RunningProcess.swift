@@ -121,4 +121,7 @@ public final class RunningProcess: @unchecked Sendable {
         _ = readerDone.wait(timeout: .now() + 5)
         return ended
     }
+
+    /// The exit status, once `finish(timeout:)` has returned.
+    public var exitStatus: Int32 { process.terminationStatus }
 }

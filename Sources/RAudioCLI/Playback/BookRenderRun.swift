@@ -65,6 +65,8 @@ struct BookRenderRun {
                                       engineIdentity: Self.engineIdentity(engine, presetsFolder: loaded.folder), synthesisWindow: command.jobs)
         let cache = UtteranceAudioCache(folder: command.cache.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
                                         ?? UtteranceAudioCache.defaultFolder())
+        let cacheUse = await BlockingWork.run(named: "raudio.cache-lock") { cache.beginUse() }
+        defer { cacheUse.end() }
         Self.removeAbandonedAudioFolders()
         let audioFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-render-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: audioFolder) }
@@ -74,7 +76,7 @@ struct BookRenderRun {
         let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator],
                                   cover: cover)
         if let shard = command.shard.flatMap(RenderShard.init(parsing:)), let output = outputs.first {
-            try await renderShare(shard, renderer: renderer, cache: cache, output: output, title: publication.title, printsJSON: printsJSON, drawsBar: drawsBar)
+            try await renderShare(shard, renderer: renderer, cache: cache, use: cacheUse, output: output, title: publication.title, printsJSON: printsJSON, drawsBar: drawsBar)
             return
         }
         if !command.merge.isEmpty {
@@ -114,7 +116,7 @@ struct BookRenderRun {
             }
             if printsJSON { emit(.output(output, duration: book.duration)) }
         }
-        await trim(cache)
+        await trim(cache, endingUse: cacheUse)
         let wall = Date().timeIntervalSince(started)
         if printsJSON {
             emit(.done(counts: book.counts, audioSeconds: book.duration, wallSeconds: wall))
@@ -127,10 +129,15 @@ struct BookRenderRun {
     }
 
     /// Brings the speech cache under `--cache-size` once the outputs are written (never before: a render stopped
-    /// part-way keeps all it made), and says on stderr what went.
-    private func trim(_ cache: UtteranceAudioCache) async {
+    /// part-way keeps all it made), and says on stderr what went. Ends this render's `use` of the cache first; while
+    /// another render uses it, nothing is removed (the last render to end trims).
+    private func trim(_ cache: UtteranceAudioCache, endingUse use: UtteranceAudioCache.Use) async {
+        use.end()
         guard let limit = command.cacheLimit ?? nil else { return }
-        let trim = await BlockingWork.run(named: "raudio.cache-trim") { cache.trim(toBytes: limit) }
+        guard let trim = await BlockingWork.run(named: "raudio.cache-trim", { cache.trim(toBytes: limit) }) else {
+            StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is in use by another render: not trimmed this time")
+            return
+        }
         guard trim.removedFiles > 0 else { return }
         let mebibytes = { (bytes: Int64) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is kept under --cache-size \(command.cacheSize): "
@@ -138,7 +145,7 @@ struct BookRenderRun {
     }
 
     /// `--shard I/N --to part FILE`: synthesizes the share into the cache and writes its part file.
-    private func renderShare(_ shard: RenderShard, renderer: BookRenderer, cache: UtteranceAudioCache, output: RenderOutput, title: String,
+    private func renderShare(_ shard: RenderShard, renderer: BookRenderer, cache: UtteranceAudioCache, use: UtteranceAudioCache.Use, output: RenderOutput, title: String,
                              printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
         if printsJSON { emit(.started(title: title, outputs: [output])) }
         let progress = RenderProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
@@ -149,7 +156,7 @@ struct BookRenderRun {
         } catch {
             throw CommandFailure(error)
         }
-        await trim(cache)
+        await trim(cache, endingUse: use)
         let wall = Date().timeIntervalSince(started)
         if printsJSON {
             emit(.output(output, duration: share.audioSeconds))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import Synchronization
 
 extension UtteranceAudioCache {
     /// What `trim(toBytes:)` did.
@@ -17,13 +18,67 @@ extension UtteranceAudioCache {
         }
     }
 
+    /// A render's hold on the cache, from before its first utterance until its outputs are written: a shared
+    /// `flock` on `DIR/.lock`, so that no other render trims the cache under it. A share run beside others
+    /// (`--shard`, GNU parallel on one machine) packs into its part file the utterances it stored, and a `--merge`
+    /// writes its outputs from the files it unpacked: a trim by another render between the two would lose them.
+    ///
+    /// The lock goes with `end()`, or when the value is released (Swift may release it after its last use: call
+    /// `end()`). When the lock file cannot be made (a folder that cannot be written), the use holds nothing, and
+    /// `trim` cannot take the lock either: it removes nothing.
+    public final class Use: Sendable {
+        /// The lock file's descriptor, -1 once ended (or when it could not be opened).
+        private let descriptor: Mutex<Int32>
+
+        fileprivate init(descriptor: Int32) {
+            self.descriptor = Mutex(descriptor)
+        }
+
+        /// Releases the lock (a second call does nothing).
+        public func end() {
+            descriptor.withLock { descriptor in
+                if descriptor >= 0 { close(descriptor) }
+                descriptor = -1
+            }
+        }
+
+        deinit {
+            end()
+        }
+    }
+
+    /// Starts a use of the cache (`Use`), waiting while another render trims it. Blocking I/O.
+    public func beginUse() -> Use {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let descriptor = openLockFile()
+        if descriptor >= 0 { _ = Self.flockRetryingInterrupts(descriptor, LOCK_SH) }
+        return Use(descriptor: descriptor)
+    }
+
+    /// `DIR/.lock`, opened for `flock`; -1 when it cannot be.
+    private func openLockFile() -> Int32 {
+        open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    }
+
+    private static func flockRetryingInterrupts(_ descriptor: Int32, _ operation: Int32) -> Int32 {
+        var status: Int32
+        repeat { status = flock(descriptor, operation) } while status != 0 && errno == EINTR
+        return status
+    }
+
     /// Removes the least recently used utterance files (stored or loaded longest ago) until those left take at most
     /// `limit` bytes on disk. Only the cache's own files (`isEntryPath`, and temporary files of a store that
-    /// was killed, when older than a day) are looked at or removed: a folder given with `--cache` may hold others.
+    /// was killed, when older than a day) are looked at or removed: a folder given with `--cache` may hold others;
+    /// its subfolders that are symbolic links are not followed.
     ///
-    /// Blocking I/O. Another render using the same folder at the same time loses nothing but time: a file removed
-    /// under it is a miss, spoken again.
-    public func trim(toBytes limit: Int64, now: Date = Date()) -> Trim {
+    /// Nil when another render is using the cache (`beginUse()`; the caller ends its own use first): nothing is
+    /// removed then, and the next render to end alone trims. Blocking I/O.
+    public func trim(toBytes limit: Int64, now: Date = Date()) -> Trim? {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return Trim() }
+        let lock = openLockFile()
+        guard lock >= 0 else { return nil }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return nil }
         struct Entry {
             let url: URL
             let bytes: Int64
@@ -31,18 +86,20 @@ extension UtteranceAudioCache {
         }
         var entries: [Entry] = []
         var result = Trim()
-        let keys: [URLResourceKey] = [.isRegularFileKey, .totalFileAllocatedSizeKey, .fileSizeKey, .contentModificationDateKey]
-        let subfolders = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .totalFileAllocatedSizeKey, .fileSizeKey, .contentModificationDateKey]
+        let subfolders = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isSymbolicLinkKey])) ?? []
         for subfolder in subfolders where Self.isShardFolderName(subfolder.lastPathComponent) {
+            guard (try? subfolder.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == false else { continue }
             let files = (try? FileManager.default.contentsOfDirectory(at: subfolder, includingPropertiesForKeys: keys)) ?? []
             for file in files {
-                guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+                guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true, values.isSymbolicLink == false
+                else { continue }
                 let bytes = Int64(values.totalFileAllocatedSize ?? values.fileSize ?? 0)
                 let used = values.contentModificationDate ?? .distantPast
                 let name = file.lastPathComponent
                 if Self.isEntryPath(subfolder.lastPathComponent + "/" + name) {
                     entries.append(Entry(url: file, bytes: bytes, used: used))
-                } else if name.hasPrefix("."), name.hasSuffix(".tmp"), now.timeIntervalSince(used) > 86_400,
+                } else if Self.isTemporaryFileName(name), now.timeIntervalSince(used) > 86_400,
                           (try? FileManager.default.removeItem(at: file)) != nil {
                     result.removedFiles += 1
                     result.removedBytes += bytes
@@ -58,6 +115,11 @@ extension UtteranceAudioCache {
         }
         result.keptBytes = total
         return result
+    }
+
+    /// Whether `name` is a temporary file of `storeFile(_:at:)`: `.`, an entry's name, `.`, a process id, `.tmp`.
+    static func isTemporaryFileName(_ name: String) -> Bool {
+        name.range(of: #"^\.[0-9a-f]{32}\.utterance\.[0-9]+\.tmp$"#, options: .regularExpression) != nil
     }
 
     /// Whether `name` is one of the cache's subfolders: two lowercase hex digits (`relativePath(for:)`).

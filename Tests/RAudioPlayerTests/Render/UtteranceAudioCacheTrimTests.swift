@@ -52,7 +52,7 @@ import Testing
         #expect(cache.load(keys[0], text: "Sentence 0", voice: voice) != nil)
         let sizes = try keys.map { Self.bytes(of: try #require(Self.file(of: $0, in: folder))) }
         // Room for three: the two used longest ago since (1 and 2) go.
-        let trim = cache.trim(toBytes: sizes[0] + sizes[3] + sizes[4])
+        let trim = try #require(cache.trim(toBytes: sizes[0] + sizes[3] + sizes[4]))
         #expect(trim.removedFiles == 2)
         #expect(trim.removedBytes == sizes[1] + sizes[2])
         #expect(trim.keptBytes == sizes[0] + sizes[3] + sizes[4])
@@ -76,18 +76,50 @@ import Testing
         try Data("mine".utf8).write(to: nested)
         let shard = try #require(Self.utteranceFiles(in: folder).first { $0.deletingLastPathComponent().lastPathComponent.count == 2 })
             .deletingLastPathComponent()
-        let stale = shard.appendingPathComponent(".abc.utterance.123.tmp"), fresh = shard.appendingPathComponent(".def.utterance.456.tmp")
-        try Data("half".utf8).write(to: stale)
-        try Data("half".utf8).write(to: fresh)
+        let temporaryName = { (digit: String, pid: Int) in ".\(String(repeating: digit, count: 32)).utterance.\(pid).tmp" }
+        let stale = shard.appendingPathComponent(temporaryName("a", 123)), fresh = shard.appendingPathComponent(temporaryName("b", 456))
+        let staleOther = shard.appendingPathComponent(".mine.tmp")
+        for file in [stale, fresh, staleOther] { try Data("half".utf8).write(to: file) }
         try Self.setModificationDate(Date().addingTimeInterval(-2 * 86_400), of: stale)
+        try Self.setModificationDate(Date().addingTimeInterval(-2 * 86_400), of: staleOther)
+        // A subfolder named as the cache's own that is a link elsewhere is not followed.
+        let elsewhere = folder.deletingLastPathComponent().appendingPathComponent("raudio-trim-elsewhere-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let linkedEntry = elsewhere.appendingPathComponent("ff" + String(repeating: "0", count: 30) + ".utterance")
+        try Data("not the cache's".utf8).write(to: linkedEntry)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("ff"), withDestinationURL: elsewhere)
 
-        let trim = cache.trim(toBytes: 0)
+        let trim = try #require(cache.trim(toBytes: 0))
         #expect(trim.removedFiles == 6, "five utterances and the stale temporary file")
         #expect(trim.keptBytes == 0)
         #expect(Self.utteranceFiles(in: folder).map(\.path) == [nested.path])
         #expect(FileManager.default.fileExists(atPath: notes.path))
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: fresh.path), "a store under way in another render")
+        #expect(FileManager.default.fileExists(atPath: staleOther.path), "not named as the cache names its temporary files")
+        #expect(FileManager.default.fileExists(atPath: linkedEntry.path), "behind a link")
+    }
+
+    /// Shares run side by side on one machine: one share's trim must not remove what another has stored and not yet
+    /// packed into its part file.
+    @Test func aCacheInUseByAnotherRenderIsNotTrimmedUntilThatRenderEnds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-trim-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cache, _) = try Self.filledCache(in: folder)
+        let other = UtteranceAudioCache(folder: folder).beginUse()
+        let mine = cache.beginUse()
+        mine.end()
+        #expect(cache.trim(toBytes: 0) == nil)
+        #expect(Self.utteranceFiles(in: folder).count == 5)
+        other.end()
+        #expect(try #require(cache.trim(toBytes: 0)).removedFiles == 5)
+        #expect(Self.utteranceFiles(in: folder).isEmpty)
+        // A use begun while nothing trims is not kept waiting, and ending it twice is harmless.
+        let again = cache.beginUse()
+        again.end()
+        again.end()
+        #expect(cache.trim(toBytes: 0) == .init())
     }
 
     @Test func aMissingFolderIsAnEmptyCache() {
