@@ -192,6 +192,45 @@ import ZIPFoundation
         _ = try XMLDocument(data: marker.markedData(), href: "p.svg")
     }
 
+    /// A `textPath` may stand in `text`, not in a `tspan`: a sentence that holds one (with text around it) is marked
+    /// by an id on the `text`; the text of the `textPath` itself gets its `tspan` inside it.
+    @Test func anSVGTextPathIsNeverWrappedInATspan() throws {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><path id="p" d="M0 0 L9 9"/>\
+            <text>On <textPath xlink:href="#p">the curve</textPath> here</text></svg>
+            """
+        func target(_ range: Range<Int>) -> NarrationTarget {
+            var locations = Locator.Locations()
+            locations.cssSelector = "svg > text:nth-child(2)"
+            return NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
+                                   elementText: ElementText(text: "On the curve here", quoteStart: 0), textRange: range)
+        }
+        var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
+        let sentence = marker.mark(target(0..<17), serial: 1)
+        let curve = marker.mark(target(3..<12), serial: 2)
+        #expect(marker.markings == [.elementID, .span])
+        let written = String(decoding: marker.markedData(), as: UTF8.self)
+        #expect(written.contains(##"<text id="\##(sentence)">On <textPath xlink:href="#p"><tspan id="\##(curve)">the curve</tspan></textPath> here</text>"##),
+                "\(written)")
+        _ = try XMLDocument(data: marker.markedData(), href: "p.svg")
+    }
+
+    /// An SVG document whose root has a prefix: ids on the elements (no `tspan` of another namespace), and the
+    /// stylesheet still linked before the root.
+    @Test func aPrefixedSVGRootGetsIdsAndItsStylesheet() throws {
+        let svg = #"<s:svg xmlns:s="http://www.w3.org/2000/svg"><s:text>Hello there</s:text></s:svg>"#
+        var locations = Locator.Locations()
+        locations.cssSelector = "svg > text:nth-child(1)"
+        let target = NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
+                                     elementText: ElementText(text: "Hello there", quoteStart: 0), textRange: 0..<5)
+        var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
+        let hello = marker.mark(target, serial: 1)
+        marker.linkStylesheet("m.css")
+        #expect(marker.markings == [.elementID])
+        #expect(String(decoding: marker.markedData(), as: UTF8.self)
+                == #"<?xml-stylesheet href="m.css" type="text/css"?><s:svg xmlns:s="http://www.w3.org/2000/svg"><s:text id="\#(hello)">Hello there</s:text></s:svg>"#)
+    }
+
     /// An EPUB 2 document made EPUB 3's: the DOCTYPE (and its internal subset) becomes HTML5's, named references
     /// become numeric ones of the same characters, XML's five and the rest of the bytes stay.
     @Test func anEPUB2DocumentGetsHTML5sDoctypeAndNumericReferences() throws {

@@ -109,10 +109,7 @@ public struct MediaOverlayEPUBWriter {
             if let path = source.package.items.first(where: { $0.id == id })?.path { droppedPaths.insert(path) }
         }
         let stylesheetID = editor.newIdentifier("raudio-media-overlay-css")
-        var css = "/* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */\n"
-        css += ".\(Self.cssIdentifier(options.activeClass)) { background-color: #fff3a0; color: #000; }\n"
-        // SVG text has no background: its words are coloured instead.
-        css += "text.\(Self.cssIdentifier(options.activeClass)), tspan.\(Self.cssIdentifier(options.activeClass)) { fill: #8a5a00; }\n"
+        let css = Self.activeClassStylesheet(Self.cssIdentifier(options.activeClass))
         added.insert(.init(path: stylesheetPath.joined(separator: "/"), data: Data(css.utf8), compressed: true), at: 0)
         if !source.package.version.hasPrefix("3") {
             // EPUB 2: version 3.0, a navigation document made from the NCX (kept), EPUB 3 metadata.
@@ -193,6 +190,21 @@ public struct MediaOverlayEPUBWriter {
             text.replaceSubrange(whole, with: characters.unicodeScalars.map { "&#x\(String($0.value, radix: 16, uppercase: true));" }.joined())
         }
         return text == original ? nil : Data(text.utf8)
+    }
+
+    /// The overlay's stylesheet: the element read marked by `.active` (a class name as CSS writes it). XHTML text gets
+    /// a background. SVG text has none: its words are coloured (`fill`, also over the fills of what it holds), and
+    /// no SVG element gets a `color`, which would change every `currentColor` fill and stroke in it.
+    static func activeClassStylesheet(_ active: String) -> String {
+        """
+        /* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */
+        @namespace svg url(http://www.w3.org/2000/svg);
+        .\(active):not(svg|*) { background-color: #fff3a0; color: #000; }
+        svg|svg.\(active) { background-color: #fff3a0; }
+        svg|text.\(active), svg|tspan.\(active) { fill: #8a5a00; }
+        svg|text.\(active) svg|*, svg|tspan.\(active) svg|* { fill: inherit; }
+
+        """
     }
 
     /// `name` escaped as a CSS class selector's identifier.

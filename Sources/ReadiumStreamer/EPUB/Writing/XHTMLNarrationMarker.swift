@@ -4,7 +4,8 @@ import ReadiumShared
 
 /// Marks the narrated parts of one content document for its Media Overlay: a `span` with an `id` around each
 /// spoken range, or an `id` on the element, inserted into the document's own bytes. In an SVG content document
-/// (root `svg`) the wrapper is a `tspan`, and only inside a `text` element, where SVG allows one.
+/// (root `svg`) the wrapper is a `tspan`, and only inside a `text` element, where SVG allows one (a root with a
+/// prefix, `svg:svg`, gets ids only).
 ///
 /// Nothing is re-serialized: the text of the page and every byte outside the inserted markup stay as they
 /// were. A range is wrapped when its ends lie in text (or at the edges of whole inline elements) of one
@@ -22,6 +23,9 @@ struct XHTMLNarrationMarker {
     private let scanner: XHTMLByteScanner
     /// Whether the document is an SVG content document: `tspan`s in its `text`, not XHTML `span`s.
     private let isSVG: Bool
+    /// Whether `tspan`s may be inserted: an SVG document whose root has no prefix (with one, `svg:svg`, every
+    /// clip is an `id` on its element).
+    private let wrapsSVGText: Bool
     private var insertions: [(offset: Int, order: Int, text: String)] = []
     private var usedIdentifiers: Set<String>
     private var elementIdentifiers: [Int: String] = [:]
@@ -36,7 +40,8 @@ struct XHTMLNarrationMarker {
         }
         self.href = href
         self.scanner = scanner
-        isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" && !scanner.elements[$0].qualifiedName.contains(":") } ?? false
+        isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" } ?? false
+        wrapsSVGText = isSVG && scanner.root.map { !scanner.elements[$0].qualifiedName.contains(":") } ?? false
         usedIdentifiers = scanner.identifiers
         textLengths = Array(repeating: -1, count: scanner.elements.count)
         for index in scanner.elements.indices.reversed() { _ = textLength(of: index) }
@@ -47,7 +52,7 @@ struct XHTMLNarrationMarker {
         let whole = isSVG ? "svg" : "html > body"
         let element = scanner.element(matching: target.locator.locations.cssSelector ?? whole) ?? scanner.element(matching: whole) ?? scanner.root ?? 0
         guard let range = target.textRange, let elementText = target.elementText, !range.isEmpty,
-              range.upperBound <= elementText.text.utf8.count, isSVG ? isInSVGText(element) : !isInForeignContent(element),
+              range.upperBound <= elementText.text.utf8.count, isSVG ? wrapsSVGText && isInSVGText(element) : !isInForeignContent(element),
               scanner.textContent(of: element).text == elementText.text else {
             markings.append(.elementID)
             return identifier(of: element, serial: serial)
@@ -126,13 +131,13 @@ struct XHTMLNarrationMarker {
             let offset = extents[first].range.lowerBound
             let inner = (range.lowerBound - offset)..<(range.upperBound - offset)
             if case .bytes(let bytes) = wrap(child, inner) { return .bytes(bytes) }
-            if inner.count == extents[first].range.count, !HTMLElementRules.blocks.contains(scanner.elements[child].localName) {
+            if inner.count == extents[first].range.count, !isBlock(child) {
                 return .bytes(outerBytes(of: child))
             }
             return wrap(child, inner)
         }
         for index in first...last {
-            if case .element(let child) = extents[index].child, HTMLElementRules.blocks.contains(scanner.elements[child].localName) {
+            if case .element(let child) = extents[index].child, isBlock(child) {
                 return .element(element)
             }
         }
@@ -142,6 +147,16 @@ struct XHTMLNarrationMarker {
         }
         return .bytes(open..<close)
     }
+
+    /// Whether a wrapper may not hold `element` whole: an XHTML block, or in SVG anything but what a `tspan` may
+    /// contain (a `textPath` belongs in `text` itself).
+    private func isBlock(_ element: Int) -> Bool {
+        let name = scanner.elements[element].localName
+        return isSVG ? !Self.svgTspanContent.contains(name) : HTMLElementRules.blocks.contains(name)
+    }
+
+    /// The elements with text that SVG 1.1 allows in a `tspan`.
+    private static let svgTspanContent: Set<String> = ["tspan", "a", "tref", "altGlyph"]
 
     /// The byte offset where a span may open (or close) at text offset `offset` of `extent`.
     private func position(of extent: (child: XHTMLByteScanner.Child, range: Range<Int>), at offset: Int, opening: Bool) -> Int? {
