@@ -288,7 +288,7 @@ def speak_piece(voice, phonemes, syn_config, np):
 
     ids = voice.phonemes_to_ids(phonemes)
     trace_ids(phonemes, ids)
-    if os.environ.get("RAUDIO_PIPER_PHONEME_TRACE_ONLY") == "1":
+    if os.environ.get("RAUDIO_PIPER_PHONEME_TRACE") and os.environ.get("RAUDIO_PIPER_PHONEME_TRACE_ONLY") == "1":
         return np.zeros(0, dtype=np.float32), None  # the trace without the inference (tests of phonemization)
     result = voice.phoneme_ids_to_audio(ids, syn_config, include_alignments=True)
     audio, id_samples = result if isinstance(result, tuple) else (result, None)
@@ -357,7 +357,7 @@ def phonemize(voice, text, spans):
 
 def trace_ids(phonemes, ids):
     """With RAUDIO_PIPER_PHONEME_TRACE set (tests, diagnostics): appends what the model is given, one JSON line per piece.
-    With RAUDIO_PIPER_PHONEME_TRACE_ONLY=1 as well, the model is not run and each piece is silent and empty: what the
+    With RAUDIO_PIPER_PHONEME_TRACE_ONLY=1 as well (alone it does nothing: no voice ever goes silent by it), the model is not run and each piece is silent and empty: what the
     model would be given, for tests of phonemization that need no audio."""
     path = os.environ.get("RAUDIO_PIPER_PHONEME_TRACE")
     if path:
