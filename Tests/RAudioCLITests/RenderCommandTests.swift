@@ -92,8 +92,10 @@ import Testing
         #expect(kept.status == 0 && !kept.standardError.contains("--cache-size"), "\(kept.standardError)")
         #expect((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).contains { $0.hasSuffix(".utterance") })
 
-        let bad = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache-size", "lots"])
-        #expect(bad.status == 64 && bad.standardError.contains("--cache-size lots"), "\(bad.standardError)")
+        for size in ["lots", "infG", "1e30G"] {
+            let bad = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", m4b, "--cache-size", size])
+            #expect(bad.status == 64 && bad.standardError.contains("--cache-size \(size)"), "\(size): \(bad.standardError)")
+        }
     }
 
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {

@@ -74,8 +74,8 @@ enum ByteSize {
         let units: [(String, Int64)] = [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) || trimmed.hasSuffix(suffix + "B") {
             let number = trimmed.hasSuffix("B") ? trimmed.dropLast(2) : trimmed.dropLast()
-            guard let value = Double(number), value >= 0 else { return nil }
-            return Int64(value * Double(factor))
+            guard let value = Double(number), value >= 0, let bytes = Int64(exactly: (value * Double(factor)).rounded(.down)) else { return nil }
+            return bytes
         }
         return Int64(trimmed).flatMap { $0 >= 0 ? $0 : nil }
     }
