@@ -105,12 +105,6 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     public var function: String
     public var line: Int
 
-    public init(file: String, function: String, line: Int) {
-        self.file = file
-        self.function = function
-        self.line = line
-    }
-
     public var description: String { "\(function) (\(file):\(line))" }
 }
 
