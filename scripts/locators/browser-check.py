@@ -10,7 +10,7 @@ then before+highlight+after, then the highlight alone; exact when the range's te
 
 Usage:
   scripts/locators/browser-check.py --raudio PATH [--unit sentence,word] [--speak BOOK]...
-      [--narrate BOOK]... [--min 99.5] [--samples-min 100] [--markdown OUT] [--self-test] BOOK...
+      [--narrate BOOK]... [--highlight BOOK]... [--min 99.5] [--samples-min 100] [--markdown OUT] [--self-test] BOOK...
 
 Prints one line per book and source, then `locators: N passed, M failed` where a passed check is one
 book/source at or above its threshold. Exit status 0 when all pass, 1 when one fails, 2 on a set-up
@@ -196,6 +196,65 @@ def resolve_all(browser, base, locators):
     return results
 
 
+# ---------------------------------------------------------------- highlights of a rendered book
+
+# In a content document: for each id, whether the Media Overlay's active class changes how the element looks
+# (its background, fill or colour as computed), with the stylesheet the document links.
+HIGHLIGHT = r"""
+const [ids, active] = arguments;
+const look = element => { const s = getComputedStyle(element); return [s.backgroundColor, s.fill, s.color].join("|"); };
+return ids.map(id => {
+    const element = document.getElementById(id);
+    if (!element) return "missing";
+    const before = look(element);
+    element.classList.add(active);
+    const after = look(element);
+    element.classList.remove(active);
+    return before === after ? "unchanged" : "visible";
+});
+"""
+OPF = "{http://www.idpf.org/2007/opf}"
+SMIL = "{http://www.w3.org/ns/SMIL}"
+
+
+def overlay_targets(book):
+    """The book's media:active-class and, per content document, the ids its SMIL `text` elements point at."""
+    container = ET.fromstring(book.read("META-INF/container.xml"))
+    opf_path = next(container.iter("{urn:oasis:names:tc:opendocument:xmlns:container}rootfile")).get("full-path")
+    opf = ET.fromstring(book.read(opf_path))
+    active = next((meta.text for meta in opf.iter(OPF + "meta") if meta.get("property") == "media:active-class"), None)
+    targets = collections.OrderedDict()
+    for item in opf.iter(OPF + "item"):
+        if item.get("media-type") != "application/smil+xml":
+            continue
+        smil_path = posixpath.normpath(posixpath.join(posixpath.dirname(opf_path), urllib.parse.unquote(item.get("href"))))
+        for text in ET.fromstring(book.read(smil_path)).iter(SMIL + "text"):
+            document, _, fragment = text.get("src", "").partition("#")
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(smil_path), urllib.parse.unquote(document)))
+            ids = targets.setdefault(path, [])
+            if fragment and fragment not in ids:
+                ids.append(fragment)
+    return active, targets
+
+
+def check_highlights(browser, base, book_path, active_class=None):
+    """Counts of `visible`, `unchanged` and `missing` over every element a SMIL of the book points at, given
+    the package's active class (or `active_class`: the self-test gives one no stylesheet styles)."""
+    active, targets = overlay_targets(Book(book_path))
+    active = active_class or active
+    counts, examples = collections.Counter(), []
+    if not active:
+        counts["no media:active-class"] += 1
+        return counts, examples
+    for path, ids in targets.items():
+        browser.open(base + urllib.parse.quote(path))
+        for element_id, outcome in zip(ids, browser.run(HIGHLIGHT, ids, active)):
+            counts[outcome] += 1
+            if outcome != "visible" and len(examples) < MISS_EXAMPLES:
+                examples.append("%s#%s %s" % (path, element_id, outcome))
+    return counts, examples
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -282,7 +341,8 @@ def markdown(tallies, arguments, controls=None):
             misses or "none", excused.replace("|", "\\|"), sampled))
     if controls is not None:
         out += ["", "Self-test (negative controls): %d of %d broken copies of these locators (a character added to"
-                " the highlight, or a selector that selects nothing) came out exact; must be 0." % controls]
+                " the highlight, or a selector that selects nothing) came out exact, or targets of rendered books came out"
+                " highlighted by a class no stylesheet styles; must be 0." % controls]
     out += ["", "Where the text is found matters as much as what: `LocatorQuoteCorpusTests` and",
             "`SpeechLocatorQuoteCorpusTests` check without a browser that the first place the quote occurs in",
             "the element is the one meant, in reading order."]
@@ -307,6 +367,8 @@ def main():
     parser.add_argument("--unit", default="sentence,word")
     parser.add_argument("--speak", action="append", default=[], help="also check `raudio speak BOOK`")
     parser.add_argument("--narrate", action="append", default=[], help="also check `raudio play BOOK`")
+    parser.add_argument("--highlight", action="append", default=[],
+                        help="also check that the media:active-class shows on every element a SMIL of BOOK points at")
     parser.add_argument("--min", type=float, default=99.5)
     parser.add_argument("--samples-min", type=float, default=100.0)
     parser.add_argument("--samples", default="samples", help="books under this folder use --samples-min")
@@ -332,7 +394,7 @@ def main():
         print("browser-check: %s" % error, file=sys.stderr)
         return 2
     server = Server()
-    tallies, controls_exact, controls_total = [], 0, 0
+    tallies, controls_exact, controls_total, highlights = [], 0, 0, []
     samples = os.path.abspath(arguments.samples) + os.sep
     try:
         bases = {}
@@ -362,6 +424,18 @@ def main():
                 controls_total += len(controls)
                 controls_exact += sum(1 for outcome in outcomes if outcome["s"] in ("exact", "element"))
             print(tally.line(), flush=True)
+        for book in arguments.highlight:
+            if book not in bases:
+                bases[book] = server.add(Book(book))
+            counts, examples = check_highlights(browser, bases[book], book)
+            total = sum(counts.values())
+            highlights.append((book, counts, examples))
+            print("%s: highlight: %d of %d overlay targets visibly highlighted%s" % (
+                os.path.basename(book), counts["visible"], total, "; " + ", ".join(examples) if examples else ""), flush=True)
+            if arguments.self_test:
+                counts, _ = check_highlights(browser, bases[book], book, active_class="raudio-no-such-class")
+                controls_total += sum(counts.values())
+                controls_exact += counts["visible"]
     finally:
         browser.close()
         server.close()
@@ -369,11 +443,24 @@ def main():
     if arguments.markdown:
         with open(arguments.markdown, "w", encoding="utf-8") as handle:
             handle.write(markdown(tallies, arguments, (controls_exact, controls_total) if arguments.self_test else None))
+            if highlights:
+                handle.write("\n### The highlight of rendered books\n\nEvery element a SMIL of the book points at, in its page with the"
+                             " stylesheet the page links, given the package's `media:active-class`: *visible* when its"
+                             " computed background, fill or colour changes. Must be all.\n\n| book | targets | visible | not |\n|---|---:|---:|---|\n")
+                for book, counts, examples in highlights:
+                    handle.write("| %s | %d | %d | %s |\n" % (os.path.basename(book), sum(counts.values()), counts["visible"],
+                                                             "; ".join(examples) or "none"))
     checked = [tally for tally in tallies if tally.refused is None]
     passed = sum(1 for tally in checked if tally.passed)
     failed = len(checked) - passed
+    for book, counts, _ in highlights:
+        if counts["visible"] == 0 or counts["visible"] != sum(counts.values()):
+            failed += 1
+        else:
+            passed += 1
     if arguments.self_test:
-        print("self-test: %d of %d broken locators came out exact (must be 0)" % (controls_exact, controls_total))
+        print("self-test: %d of %d broken locators came out exact, or highlights with a class no stylesheet styles came out"
+              " visible (must be 0)" % (controls_exact, controls_total))
         if controls_exact or controls_total == 0:
             failed += 1
     print("locators: %d passed, %d failed" % (passed, failed))

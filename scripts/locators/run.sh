@@ -37,8 +37,9 @@ for name in epub/w3c-epub-tests/mol-audio.epub epub/daisy/epub30-test-0320-media
     [[ -f "$CORPUS/$name" ]] && narrate+=("$CORPUS/$name")
 done
 # Books raudio render wrote (EPUB 3 with Media Overlays, word by word): every SMIL text reference, as
-# `raudio play` reports it, resolved like any other narration.
+# `raudio play` reports it, resolved like any other narration, and the highlight of each shown in its page.
 RENDERED="$ROOT/build/locators/rendered"
+highlight=()
 rm -rf "$RENDERED" && mkdir -p "$RENDERED"
 for source in samples/lighthouse.epub "$CORPUS/epub/idpf-epub3-samples/hefty-water.epub" \
               "$CORPUS/epub/w3c-epub-tests/pkg-spine-order-svg.epub"; do
@@ -46,6 +47,7 @@ for source in samples/lighthouse.epub "$CORPUS/epub/idpf-epub3-samples/hefty-wat
     out="$RENDERED/rendered-$(basename "$source")"
     if "$RAUDIO" render "$source" --granularity word --to epub3 "$out" --cache "$RENDERED/cache" >/dev/null 2>"$RENDERED/render.err"; then
         narrate+=("$out")
+        highlight+=("$out")
     else
         echo "locators: raudio render $source failed: $(tail -1 "$RENDERED/render.err")" >&2
         exit 1
@@ -54,6 +56,7 @@ done
 arguments=(--raudio "$RAUDIO" --markdown "$SECTION" --self-test)
 for book in "${speak[@]}"; do arguments+=(--speak "$book"); done
 for book in "${narrate[@]}"; do arguments+=(--narrate "$book"); done
+for book in "${highlight[@]}"; do arguments+=(--highlight "$book"); done
 status=0
 python3 scripts/locators/browser-check.py "${arguments[@]}" "${books[@]}" || status=$?
 if [[ -s "$SECTION" ]]; then

@@ -107,7 +107,8 @@ import ZIPFoundation
             let packageDocument = String(decoding: original.first { $0.key.hasSuffix(".opf") }?.value ?? Data(), as: UTF8.self)
             let isEPUB2 = packageDocument.range(of: #"<package[^>]*version\s*=\s*["']2"#, options: .regularExpression) != nil
             let base = isEPUB2 ? MediaOverlayEPUBWriter.html5Document(before) ?? before : before
-            #expect(Self.isOriginalWithInsertions(original: [UInt8](base), written: [UInt8](after)), "\(path): bytes outside the inserted markup changed")
+            let onlyInsertions = Self.isOriginalWithInsertions(original: [UInt8](base), written: [UInt8](after))
+            #expect(onlyInsertions, "\(path): bytes outside the inserted markup changed")
             // Each id once.
             var idCounts: [String: Int] = [:]
             var byID: [String: XMLElement] = [:]
@@ -215,6 +216,31 @@ import ZIPFoundation
         _ = try XMLDocument(data: marker.markedData(), href: "p.svg")
     }
 
+    /// Text under an element that makes another vocabulary the default (CML in an `epub:switch` case, which a
+    /// browser shows as text) gets a `span` that declares XHTML's namespace: unprefixed, it would be a CML `span`,
+    /// which no stylesheet highlights.
+    @Test func aSpanUnderAnotherDefaultNamespaceIsStillAnXHTMLSpan() throws {
+        let xhtml = """
+            <html xmlns="http://www.w3.org/1999/xhtml"><body><p>Water</p>\
+            <chem xmlns="http://www.xml-cml.org/schema"><atom>H and O</atom></chem></body></html>
+            """
+        func target(_ selector: String, _ text: String, _ range: Range<Int>) -> NarrationTarget {
+            var locations = Locator.Locations()
+            locations.cssSelector = selector
+            return NarrationTarget(locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: locations),
+                                   elementText: ElementText(text: text, quoteStart: 0), textRange: range)
+        }
+        var marker = try XHTMLNarrationMarker(data: Data(xhtml.utf8), href: "c.xhtml")
+        let water = marker.mark(target("html > body > p:nth-child(1)", "Water", 0..<5), serial: 1)
+        let hydrogen = marker.mark(target("html > body > chem:nth-child(2) > atom:nth-child(1)", "H and O", 0..<1), serial: 2)
+        #expect(marker.markings == [.span, .span])
+        let written = String(decoding: marker.markedData(), as: UTF8.self)
+        #expect(written.contains(#"<p><span xmlns="http://www.w3.org/1999/xhtml" id="\#(water)">Water</span></p>"#), "\(written)")
+        #expect(written.contains(#"<atom><span xmlns="http://www.w3.org/1999/xhtml" id="\#(hydrogen)">H</span> and O</atom>"#), "\(written)")
+        let spans = try XMLDocument(data: marker.markedData(), href: "c.xhtml").root.descendants("span")
+        #expect(spans.count == 2 && spans.allSatisfy { $0.namespaceURI == "http://www.w3.org/1999/xhtml" })
+    }
+
     /// An SVG document whose root has a prefix: ids on the elements (no `tspan` of another namespace), and the
     /// stylesheet still linked before the root.
     @Test func aPrefixedSVGRootGetsIdsAndItsStylesheet() throws {
@@ -311,7 +337,7 @@ import ZIPFoundation
 
     /// Whether `written` is `original` with only raudio's markup inserted.
     static func isOriginalWithInsertions(original: [UInt8], written: [UInt8]) -> Bool {
-        let inserted = [#"^<t?span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
+        let inserted = [#"^<t?span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^<span xmlns="http://www\.w3\.org/1999/xhtml" id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
                         #"^<link rel="stylesheet" type="text/css" href="[^"]*media-overlay\.css"/>"#,
                         #"^<\?xml-stylesheet href="[^"]*media-overlay\.css" type="text/css"\?>"#]
         let closes = [Array("</span>".utf8), Array("</tspan>".utf8)]

@@ -26,6 +26,10 @@ struct XHTMLNarrationMarker {
     /// Whether `tspan`s may be inserted: an SVG document whose root has no prefix (with one, `svg:svg`, every
     /// clip is an `id` on its element).
     private let wrapsSVGText: Bool
+    /// The start of a wrapper's tag: `<span`, `<tspan`, or in an XHTML document where some element makes another
+    /// vocabulary the default (the CML of an `epub:switch` case), `<span xmlns="…xhtml"`, so that a wrapper put
+    /// there is still an XHTML `span`, which the stylesheet reaches.
+    private let wrapperTag: String
     private var insertions: [(offset: Int, order: Int, text: String)] = []
     private var usedIdentifiers: Set<String>
     private var elementIdentifiers: [Int: String] = [:]
@@ -42,6 +46,8 @@ struct XHTMLNarrationMarker {
         self.scanner = scanner
         isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" } ?? false
         wrapsSVGText = isSVG && scanner.root.map { !scanner.elements[$0].qualifiedName.contains(":") } ?? false
+        let otherDefault = scanner.elements.contains { element in element.attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false }
+        wrapperTag = isSVG ? "<tspan" : otherDefault ? "<span xmlns=\"\(Self.xhtmlNamespace)\"" : "<span"
         usedIdentifiers = scanner.identifiers
         textLengths = Array(repeating: -1, count: scanner.elements.count)
         for index in scanner.elements.indices.reversed() { _ = textLength(of: index) }
@@ -69,9 +75,8 @@ struct XHTMLNarrationMarker {
             }
             let id = newIdentifier("raudio-s\(serial)")
             spans[bytes] = id
-            let wrapper = isSVG ? "tspan" : "span"
-            insertions.append((bytes.lowerBound, 1, "<\(wrapper) id=\"\(id)\">"))
-            insertions.append((bytes.upperBound, 0, "</\(wrapper)>"))
+            insertions.append((bytes.lowerBound, 1, "\(wrapperTag) id=\"\(id)\">"))
+            insertions.append((bytes.upperBound, 0, isSVG ? "</tspan>" : "</span>"))
             markings.append(.span)
             return id
         case .element(let holder):
@@ -239,6 +244,8 @@ struct XHTMLNarrationMarker {
         usedIdentifiers.insert(id)
         return id
     }
+
+    static let xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
