@@ -85,6 +85,14 @@ struct InfoCommandTests {
         #expect(result.standardOutput.contains("Author: Edwin Abbott Abbott"))
     }
 
+    /// An EPUB's spine items have no titles of their own: each is named by the first toc entry in its file.
+    @Test func humanSummaryNamesAnEPUBsFilesByTheirTocTitles() throws {
+        let result = try ProcessRunner.raudio(["info", "--human", RenderCommandTests.sample])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("   1. Chapter 1. The Storm  [EPUB/chapter-1.xhtml]\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("   2. Chapter 2. Le matin  [EPUB/chapter-2.xhtml]\n"), "\(result.standardOutput)")
+    }
+
     @Test func unknownOptionIsAUsageError() throws {
         let result = try ProcessRunner.raudio(["info", "--bogus", "x"])
         #expect(result.status == 64)

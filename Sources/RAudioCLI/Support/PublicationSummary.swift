@@ -35,10 +35,13 @@ struct PublicationSummary {
         if let total { lines.append("Duration: \(Self.clock(total))") }
         lines.append("")
         lines.append("Reading order (\(publication.readingOrder.count)):")
+        let tocTitles = Self.firstTitles(publication.tableOfContents)
         for (index, link) in publication.readingOrder.enumerated() {
             let duration = link.duration.map { "  \(Self.clock($0))" } ?? ""
             let format = (index < trackFormats.count ? trackFormats[index] : nil).map { "  (\($0))" } ?? ""
-            lines.append(String(format: "%4d. ", index + 1) + (link.title ?? link.href) + duration + "  [\(link.href)]" + format)
+            // An EPUB's spine items have no titles: the first toc entry in the file names it, else its href alone.
+            let title = link.title ?? tocTitles[link.hrefWithoutFragment]
+            lines.append(String(format: "%4d. ", index + 1) + (title.map { "\($0)\(duration)  [\(link.href)]" } ?? "\(link.href)\(duration)") + format)
         }
         if !publication.tableOfContents.isEmpty {
             lines.append("")
@@ -56,6 +59,19 @@ struct PublicationSummary {
         let durations = publication.readingOrder.compactMap(\.duration)
         guard durations.count == publication.readingOrder.count, !durations.isEmpty else { return nil }
         return durations.reduce(0, +)
+    }
+
+    /// The title of the first entry (in reading order of the toc) of each file the toc points into.
+    private static func firstTitles(_ links: [Link]) -> [String: String] {
+        var titles: [String: String] = [:]
+        func visit(_ links: [Link]) {
+            for link in links {
+                if let title = link.title, titles[link.hrefWithoutFragment] == nil { titles[link.hrefWithoutFragment] = title }
+                visit(link.children)
+            }
+        }
+        visit(links)
+        return titles
     }
 
     private func appendTOC(_ links: [Link], depth: Int, into lines: inout [String]) {
