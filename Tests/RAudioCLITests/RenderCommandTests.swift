@@ -98,6 +98,27 @@ import Testing
         }
     }
 
+    /// `--to epub3 book.epub` on the book itself (or through a link, or over a part being merged) would replace what
+    /// is read with its render: a usage error, and the book as it was.
+    @Test func anOutputOverTheBookItselfIsRefused() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("book.epub"), link = folder.appendingPathComponent("link.epub")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.sample), to: book)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: book)
+        let original = try Data(contentsOf: book)
+        for target in [book.path, link.path, folder.path + "/./book.epub"] {
+            let result = try ProcessRunner.raudio(["render", book.path, "--to", "epub3", target])
+            #expect(result.status == 64, "\(target): \(result.standardError)")
+            #expect(result.standardError.contains("is the book being read"), "\(result.standardError)")
+        }
+        let part = folder.appendingPathComponent("1.rpart").path
+        try Data("part".utf8).write(to: URL(fileURLWithPath: part))
+        let merge = try ProcessRunner.raudio(["render", book.path, "--merge", part, "--to", "m4b", part])
+        #expect(merge.status == 64 && merge.standardError.contains("is a part being read"), "\(merge.standardError)")
+        #expect(try Data(contentsOf: book) == original)
+    }
+
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -70,6 +70,15 @@ struct RenderCommand: AsyncParsableCommand {
     var merge: [String] = []
 
     /// The outputs `--to` names, in order (validated by `validate()`).
+    /// Whether `a` and `b` name one file: the same path once links are resolved, or the same device and inode.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        let resolved = { (path: String) in URL(fileURLWithPath: (path as NSString).expandingTildeInPath).resolvingSymlinksInPath().standardizedFileURL.path }
+        if resolved(a) == resolved(b) { return true }
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     var requestedOutputs: [RenderOutput] {
         stride(from: 0, to: outputs.count - 1, by: 2).compactMap { index in
             RenderOutput.Format(rawValue: outputs[index].lowercased()).map { RenderOutput(format: $0, path: outputs[index + 1]) }
@@ -104,6 +113,12 @@ struct RenderCommand: AsyncParsableCommand {
         let paths = requestedOutputs.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         if Set(paths).count != paths.count {
             throw ValidationError("--to: two outputs have the same path")
+        }
+        // An output written over what is read would replace the book (or a part) with the render of it.
+        for output in requestedOutputs {
+            for input in [path] + merge where Self.isSameFile(output.path, input) {
+                throw ValidationError("--to \(output.format.rawValue) \(output.path): is \(input == path ? "the book" : "a part") being read; write the render to another file")
+            }
         }
         if cacheLimit == nil {
             throw ValidationError("--cache-size \(cacheSize): give a size such as 4G, 500M or 0 (nothing kept), or unlimited")
