@@ -120,6 +120,9 @@ import Testing
         let environment = ["RAUDIO_STATE_DIR": state.path]
         let none = try ProcessRunner.raudio(["play", "--last", "--output", "null"], environment: environment, timeout: 60)
         #expect(none.status == 66 && none.standardError.contains("no book has been played yet"), "\(none.standardError)")
+        // An empty history says so, not a table of nothing.
+        let empty = try ProcessRunner.raudio(["history", "--human"], environment: environment)
+        #expect(empty.status == 0 && empty.standardOutput.hasPrefix("No books yet"), "\(empty.standardOutput)")
         #expect(try ProcessRunner.raudio(["play", PlayCommandTests.sampleBook, "--output", "null", "--duration", "2"], environment: environment).status == 0)
         #expect(try ProcessRunner.raudio(["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--duration", "1"], environment: environment).status == 0)
         let last = try ProcessRunner.raudio(["play", "--last", "--output", "null", "--duration", "0.5"], environment: environment, timeout: 60)

@@ -44,7 +44,7 @@ struct HistoryCommand: ParsableCommand {
         }
         do {
             if human {
-                try StandardStreams.printLine(Self.table(books))
+                try StandardStreams.printLine(books.isEmpty ? "No books yet: raudio remembers each book it plays or reads aloud." : Self.table(books))
             } else {
                 for book in books { try StandardStreams.printLine(Self.json(book).serialized()) }
             }
