@@ -82,7 +82,8 @@ import Testing
             #expect(share.exitStatus == 0, "share \(number): \(share.standardError)")
         }
         let stderr = shares.map(\.standardError).joined()
-        #expect(stderr.contains("in use by another render") || stderr.contains("--cache-size 0"), "\(stderr)")
+        // Started together, the first to end finds the others still using the cache.
+        #expect(stderr.contains("in use by another render"), "\(stderr)")
         // Each part holds its share whole: merged into an empty cache, nothing is synthesized.
         let merged = try Self.render([book.path, "--merge", path("1.rpart"), path("2.rpart"), path("3.rpart"), "--to", "m4b", path("book.m4b"),
                                       "--cache", path("cache-merge")])

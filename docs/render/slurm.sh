@@ -10,9 +10,10 @@ SHARDS=${SHARDS:-8}
 mkdir -p "$OUT/parts" "$OUT/cache"
 
 # Each task renders share SLURM_ARRAY_TASK_ID of SHARDS; a task that fails or is preempted can be
-# resubmitted alone (sbatch --array=N): its cache keeps what it had done.
+# resubmitted alone (sbatch --array=N): its cache keeps what it had done. The tasks never trim the cache they
+# share (a cluster file system may not pass flock between nodes): the merge does.
 shards=$(sbatch --parsable --array="1-$SHARDS" --cpus-per-task=2 --mem=1G --job-name=raudio-render \
-    --wrap "raudio render '$BOOK' --shard \"\$SLURM_ARRAY_TASK_ID/$SHARDS\" --cache '$OUT/cache' --jobs 2 --to part '$OUT/parts/part-'\"\$SLURM_ARRAY_TASK_ID\"'.rpart'")
+    --wrap "raudio render '$BOOK' --shard \"\$SLURM_ARRAY_TASK_ID/$SHARDS\" --cache '$OUT/cache' --cache-size unlimited --jobs 2 --to part '$OUT/parts/part-'\"\$SLURM_ARRAY_TASK_ID\"'.rpart'")
 
 parts=$(for i in $(seq 1 "$SHARDS"); do printf "'%s' " "$OUT/parts/part-$i.rpart"; done)
 sbatch --dependency="afterok:$shards" --cpus-per-task=2 --mem=1G --job-name=raudio-merge \

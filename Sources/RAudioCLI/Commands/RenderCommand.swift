@@ -57,11 +57,16 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder of cached synthesized speech. Default: $XDG_CACHE_HOME/raudio/speech.", valueName: "folder"))
     var cache: String?
 
-    @Option(help: ArgumentHelp("The most the speech cache keeps once a render is written, the speech used longest ago dropped first: a size such as 4G, 500M or 0 (nothing kept), or unlimited.", valueName: "size"))
-    var cacheSize: String = "4G"
+    @Option(help: ArgumentHelp("The most the speech cache keeps once a render is written, the speech used longest ago dropped first: a size such as 4G (the default), 500M or 0 (nothing kept), or unlimited.", valueName: "size"))
+    var cacheSize: String?
+
+    /// `--cache-size`, or its default.
+    var cacheSizeOrDefault: String { cacheSize ?? "4G" }
 
     /// `--cache-size` in bytes: `.some(nil)` for `unlimited`, nil when it is not a size (refused by `validate()`).
-    var cacheLimit: Int64?? { cacheSize.lowercased() == "unlimited" ? .some(nil) : ByteSize.parse(cacheSize).map { .some($0) } }
+    var cacheLimit: Int64?? {
+        cacheSizeOrDefault.lowercased() == "unlimited" ? .some(nil) : ByteSize.parse(cacheSizeOrDefault).map { .some($0) }
+    }
 
     @Option(help: ArgumentHelp("Synthesize only share I of N of the book (1 to N, the same cut on every machine) into a part file: --shard 2/3 --to part 2.rpart. Join the parts with --merge.", valueName: "I/N"))
     var shard: String?
@@ -69,7 +74,6 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("The part files of every share (--shard), in any order: render the outputs from them, byte for byte what one render makes.", valueName: "part"))
     var merge: [String] = []
 
-    /// The outputs `--to` names, in order (validated by `validate()`).
     /// Whether `a` and `b` name one file: the same path once links are resolved, or the same device and inode.
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         let resolved = { (path: String) in URL(fileURLWithPath: (path as NSString).expandingTildeInPath).resolvingSymlinksInPath().standardizedFileURL.path }
@@ -79,6 +83,7 @@ struct RenderCommand: AsyncParsableCommand {
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
+    /// The outputs `--to` names, in order (validated by `validate()`).
     var requestedOutputs: [RenderOutput] {
         stride(from: 0, to: outputs.count - 1, by: 2).compactMap { index in
             RenderOutput.Format(rawValue: outputs[index].lowercased()).map { RenderOutput(format: $0, path: outputs[index + 1]) }
@@ -121,7 +126,7 @@ struct RenderCommand: AsyncParsableCommand {
             }
         }
         if cacheLimit == nil {
-            throw ValidationError("--cache-size \(cacheSize): give a size such as 4G, 500M or 0 (nothing kept), or unlimited")
+            throw ValidationError("--cache-size \(cacheSizeOrDefault): give a size such as 4G, 500M or 0 (nothing kept), or unlimited")
         }
         if !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")

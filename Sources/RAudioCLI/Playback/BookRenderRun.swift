@@ -134,13 +134,24 @@ struct BookRenderRun {
     private func trim(_ cache: UtteranceAudioCache, endingUse use: UtteranceAudioCache.Use) async {
         use.end()
         guard let limit = command.cacheLimit ?? nil else { return }
-        guard let trim = await BlockingWork.run(named: "raudio.cache-trim", { cache.trim(toBytes: limit) }) else {
-            StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is in use by another render: not trimmed this time")
+        let outcome = await BlockingWork.run(named: "raudio.cache-trim") { Result { () throws(AudioSinkError) in try cache.trim(toBytes: limit) } }
+        let trim: UtteranceAudioCache.Trim
+        switch outcome {
+        case .failure(let error):
+            StandardStreams.printError("raudio: warning: the speech cache is not kept under --cache-size \(command.cacheSizeOrDefault): \(error.description)")
             return
+        case .success(nil):
+            // Another render uses the cache (shares side by side): one that ends alone trims. Said only when asked for.
+            if command.cacheSize != nil {
+                StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is in use by another render: not trimmed this time")
+            }
+            return
+        case .success(let done?):
+            trim = done
         }
         guard trim.removedFiles > 0 else { return }
         let mebibytes = { (bytes: Int64) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
-        StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is kept under --cache-size \(command.cacheSize): "
+        StandardStreams.printError("raudio: the speech cache \(cache.folder.path) is kept under --cache-size \(command.cacheSizeOrDefault): "
                                    + "\(trim.removedFiles) files used longest ago removed (\(mebibytes(trim.removedBytes))), \(mebibytes(trim.keptBytes)) kept")
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import ReadiumNavigator
 import Synchronization
 
 extension UtteranceAudioCache {
@@ -24,8 +25,9 @@ extension UtteranceAudioCache {
     /// writes its outputs from the files it unpacked: a trim by another render between the two would lose them.
     ///
     /// The lock goes with `end()`, or when the value is released (Swift may release it after its last use: call
-    /// `end()`). When the lock file cannot be made (a folder that cannot be written), the use holds nothing, and
-    /// `trim` cannot take the lock either: it removes nothing.
+    /// `end()`). When the lock file cannot be opened or locked (a file system without `flock`), the use holds
+    /// nothing, and `trim` throws: it removes nothing. `flock` works between the machines sharing a network volume
+    /// only where the volume passes it on (NFS with its lock manager; not NFS `local_lock=flock` or `nolock`).
     public final class Use: Sendable {
         /// The lock file's descriptor, -1 once ended (or when it could not be opened).
         private let descriptor: Mutex<Int32>
@@ -50,14 +52,20 @@ extension UtteranceAudioCache {
     /// Starts a use of the cache (`Use`), waiting while another render trims it. Blocking I/O.
     public func beginUse() -> Use {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let descriptor = openLockFile()
-        if descriptor >= 0 { _ = Self.flockRetryingInterrupts(descriptor, LOCK_SH) }
+        var descriptor = openLockFile()
+        if descriptor >= 0, Self.flockRetryingInterrupts(descriptor, LOCK_SH) != 0 {
+            close(descriptor)  // a file system without locks: nothing to hold (and the trim will say it cannot lock)
+            descriptor = -1
+        }
         return Use(descriptor: descriptor)
     }
 
-    /// `DIR/.lock`, opened for `flock`; -1 when it cannot be.
+    /// `DIR/.lock`, opened for `flock` (read-only when another user made it: `flock` needs no write access; never
+    /// through a link, which could make raudio create a file elsewhere); -1 when it cannot be.
     private func openLockFile() -> Int32 {
-        open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let path = folder.appendingPathComponent(".lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        return descriptor >= 0 ? descriptor : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     }
 
     private static func flockRetryingInterrupts(_ descriptor: Int32, _ operation: Int32) -> Int32 {
@@ -72,13 +80,22 @@ extension UtteranceAudioCache {
     /// its subfolders that are symbolic links are not followed.
     ///
     /// Nil when another render is using the cache (`beginUse()`; the caller ends its own use first): nothing is
-    /// removed then, and the next render to end alone trims. Blocking I/O.
-    public func trim(toBytes limit: Int64, now: Date = Date()) -> Trim? {
+    /// removed then, and a render that ends alone trims. Throws, removing nothing, when the lock cannot be taken at
+    /// all (a folder that cannot be read, a file system without `flock`). Blocking I/O.
+    public func trim(toBytes limit: Int64, now: Date = Date()) throws(AudioSinkError) -> Trim? {
         guard FileManager.default.fileExists(atPath: folder.path) else { return Trim() }
+        let lockPath = folder.appendingPathComponent(".lock").path
         let lock = openLockFile()
-        guard lock >= 0 else { return nil }
+        guard lock >= 0 else {
+            throw AudioSinkError(.writeFailed, subject: lockPath, message: "cannot open the cache's lock: \(String(cString: strerror(errno)))",
+                                 underlyingStatus: errno)
+        }
         defer { close(lock) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        guard Self.flockRetryingInterrupts(lock, LOCK_EX | LOCK_NB) == 0 else {
+            if errno == EWOULDBLOCK { return nil }
+            throw AudioSinkError(.writeFailed, subject: lockPath, message: "cannot lock the cache: \(String(cString: strerror(errno)))",
+                                 underlyingStatus: errno)
+        }
         struct Entry {
             let url: URL
             let bytes: Int64

@@ -52,7 +52,7 @@ import Testing
         #expect(cache.load(keys[0], text: "Sentence 0", voice: voice) != nil)
         let sizes = try keys.map { Self.bytes(of: try #require(Self.file(of: $0, in: folder))) }
         // Room for three: the two used longest ago since (1 and 2) go.
-        let trim = try #require(cache.trim(toBytes: sizes[0] + sizes[3] + sizes[4]))
+        let trim = try #require(try cache.trim(toBytes: sizes[0] + sizes[3] + sizes[4]))
         #expect(trim.removedFiles == 2)
         #expect(trim.removedBytes == sizes[1] + sizes[2])
         #expect(trim.keptBytes == sizes[0] + sizes[3] + sizes[4])
@@ -62,7 +62,7 @@ import Testing
         #expect(cache.load(keys[3], text: "Sentence 3", voice: voice) != nil)
         #expect(cache.load(keys[4], text: "Sentence 4", voice: voice) != nil)
         // Under the limit already: nothing goes.
-        #expect(cache.trim(toBytes: 1 << 40) == .init(removedFiles: 0, removedBytes: 0, keptBytes: trim.keptBytes))
+        #expect(try cache.trim(toBytes: 1 << 40) == .init(removedFiles: 0, removedBytes: 0, keptBytes: trim.keptBytes))
     }
 
     @Test func aLimitOfZeroEmptiesTheCacheButLeavesOtherFilesAlone() throws {
@@ -90,7 +90,7 @@ import Testing
         try Data("not the cache's".utf8).write(to: linkedEntry)
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("ff"), withDestinationURL: elsewhere)
 
-        let trim = try #require(cache.trim(toBytes: 0))
+        let trim = try #require(try cache.trim(toBytes: 0))
         #expect(trim.removedFiles == 6, "five utterances and the stale temporary file")
         #expect(trim.keptBytes == 0)
         #expect(Self.utteranceFiles(in: folder).map(\.path) == [nested.path])
@@ -110,20 +110,34 @@ import Testing
         let other = UtteranceAudioCache(folder: folder).beginUse()
         let mine = cache.beginUse()
         mine.end()
-        #expect(cache.trim(toBytes: 0) == nil)
+        #expect(try cache.trim(toBytes: 0) == nil)
         #expect(Self.utteranceFiles(in: folder).count == 5)
         other.end()
-        #expect(try #require(cache.trim(toBytes: 0)).removedFiles == 5)
+        #expect(try #require(try cache.trim(toBytes: 0)).removedFiles == 5)
         #expect(Self.utteranceFiles(in: folder).isEmpty)
         // A use begun while nothing trims is not kept waiting, and ending it twice is harmless.
         let again = cache.beginUse()
         again.end()
         again.end()
-        #expect(cache.trim(toBytes: 0) == .init())
+        #expect(try cache.trim(toBytes: 0) == .init())
     }
 
-    @Test func aMissingFolderIsAnEmptyCache() {
+    @Test func aMissingFolderIsAnEmptyCache() throws {
         let cache = UtteranceAudioCache(folder: URL(fileURLWithPath: "/nonexistent/raudio-cache"))
-        #expect(cache.trim(toBytes: 0) == .init())
+        #expect(try cache.trim(toBytes: 0) == .init())
+    }
+
+    /// A lock that cannot be taken (here its file is a link, which is never followed) is an error that names it, not
+    /// a cache "in use", and nothing is removed without it.
+    @Test func aLockThatCannotBeTakenIsAnErrorAndNothingIsRemoved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-trim-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cache, _) = try Self.filledCache(in: folder)
+        let lock = folder.appendingPathComponent(".lock")
+        try FileManager.default.createSymbolicLink(atPath: lock.path, withDestinationPath: "/nonexistent/raudio/.lock")
+        let error = #expect(throws: AudioSinkError.self) { try cache.trim(toBytes: 0) }
+        #expect(error?.subject == lock.path)
+        #expect(Self.utteranceFiles(in: folder).count == 5)
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/raudio/.lock"))
     }
 }
