@@ -202,7 +202,12 @@ def resolve_all(browser, base, locators):
 # (its background, fill or colour as computed), with the stylesheet the document links.
 HIGHLIGHT = r"""
 const [ids, active] = arguments;
-const look = element => { const s = getComputedStyle(element); return [s.backgroundColor, s.fill, s.color].join("|"); };
+// SVG paints no background but under its outermost element: there, only the fill (and colour) can show.
+const look = element => {
+    const s = getComputedStyle(element);
+    const paintsBackground = element.namespaceURI !== "http://www.w3.org/2000/svg" || element.localName === "svg";
+    return [paintsBackground ? s.backgroundColor : "", s.fill, s.color].join("|");
+};
 return ids.map(id => {
     const element = document.getElementById(id);
     if (!element) return "missing";
@@ -222,7 +227,7 @@ def overlay_targets(book):
     container = ET.fromstring(book.read("META-INF/container.xml"))
     opf_path = next(container.iter("{urn:oasis:names:tc:opendocument:xmlns:container}rootfile")).get("full-path")
     opf = ET.fromstring(book.read(opf_path))
-    active = next((meta.text for meta in opf.iter(OPF + "meta") if meta.get("property") == "media:active-class"), None)
+    active = next(((meta.text or "").strip() for meta in opf.iter(OPF + "meta") if meta.get("property") == "media:active-class"), None)
     targets = collections.OrderedDict()
     for item in opf.iter(OPF + "item"):
         if item.get("media-type") != "application/smil+xml":
@@ -230,6 +235,9 @@ def overlay_targets(book):
         smil_path = posixpath.normpath(posixpath.join(posixpath.dirname(opf_path), urllib.parse.unquote(item.get("href"))))
         for text in ET.fromstring(book.read(smil_path)).iter(SMIL + "text"):
             document, _, fragment = text.get("src", "").partition("#")
+            if not document:
+                continue
+            fragment = urllib.parse.unquote(fragment)
             path = posixpath.normpath(posixpath.join(posixpath.dirname(smil_path), urllib.parse.unquote(document)))
             ids = targets.setdefault(path, [])
             if fragment and fragment not in ids:

@@ -194,15 +194,16 @@ public struct MediaOverlayEPUBWriter {
 
     /// The overlay's stylesheet: the element read marked by `.active` (a class name as CSS writes it). XHTML text gets
     /// a background. SVG text has none: its words are coloured (`fill`, also over the fills of what it holds), and
-    /// no SVG element gets a `color`, which would change every `currentColor` fill and stroke in it. `!important`: an
+    /// no SVG element gets a `color`, which would change every `currentColor` fill and stroke in it (a reading system
+    /// without CSS namespaces drops that rule and the SVG ones, and still shows the background). `!important`: an
     /// element marked by its own `id` may have a background of the page's (`p#note { background: … }`), over which a
     /// class would not show.
     static func activeClassStylesheet(_ active: String) -> String {
         """
         /* raudio: the text being read aloud (EPUB 3 Media Overlays media:active-class) */
         @namespace svg url(http://www.w3.org/2000/svg);
-        .\(active):not(svg|*) { background-color: #fff3a0 !important; color: #000 !important; }
-        svg|svg.\(active) { background-color: #fff3a0 !important; }
+        .\(active) { background-color: #fff3a0 !important; }
+        .\(active):not(svg|*) { color: #000 !important; }
         svg|text.\(active), svg|tspan.\(active) { fill: #8a5a00 !important; }
         svg|text.\(active) svg|*, svg|tspan.\(active) svg|* { fill: inherit !important; }
 

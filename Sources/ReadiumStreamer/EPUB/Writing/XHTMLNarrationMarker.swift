@@ -26,10 +26,8 @@ struct XHTMLNarrationMarker {
     /// Whether `tspan`s may be inserted: an SVG document whose root has no prefix (with one, `svg:svg`, every
     /// clip is an `id` on its element).
     private let wrapsSVGText: Bool
-    /// The start of a wrapper's tag: `<span`, `<tspan`, or in an XHTML document where some element makes another
-    /// vocabulary the default (the CML of an `epub:switch` case), `<span xmlns="…xhtml"`, so that a wrapper put
-    /// there is still an XHTML `span`, which the stylesheet reaches.
-    private let wrapperTag: String
+    /// Whether some element of the document makes another vocabulary than XHTML the default (`xmlns="…"`).
+    private let declaresOtherDefaults: Bool
     private var insertions: [(offset: Int, order: Int, text: String)] = []
     private var usedIdentifiers: Set<String>
     private var elementIdentifiers: [Int: String] = [:]
@@ -46,8 +44,7 @@ struct XHTMLNarrationMarker {
         self.scanner = scanner
         isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" } ?? false
         wrapsSVGText = isSVG && scanner.root.map { !scanner.elements[$0].qualifiedName.contains(":") } ?? false
-        let otherDefault = scanner.elements.contains { element in element.attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false }
-        wrapperTag = isSVG ? "<tspan" : otherDefault ? "<span xmlns=\"\(Self.xhtmlNamespace)\"" : "<span"
+        declaresOtherDefaults = scanner.elements.contains { element in element.attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false }
         usedIdentifiers = scanner.identifiers
         textLengths = Array(repeating: -1, count: scanner.elements.count)
         for index in scanner.elements.indices.reversed() { _ = textLength(of: index) }
@@ -75,7 +72,7 @@ struct XHTMLNarrationMarker {
             }
             let id = newIdentifier("raudio-s\(serial)")
             spans[bytes] = id
-            insertions.append((bytes.lowerBound, 1, "\(wrapperTag) id=\"\(id)\">"))
+            insertions.append((bytes.lowerBound, 1, "\(wrapperTag(in: element)) id=\"\(id)\">"))
             insertions.append((bytes.upperBound, 0, isSVG ? "</tspan>" : "</span>"))
             markings.append(.span)
             return id
@@ -151,6 +148,26 @@ struct XHTMLNarrationMarker {
             return .element(element)
         }
         return .bytes(open..<close)
+    }
+
+    /// The start of a wrapper's tag inside `element`: `<tspan` in SVG, `<span`, or where another vocabulary is the
+    /// default in or around `element` (the CML of an `epub:switch` case), `<span xmlns="…xhtml"`: still an XHTML
+    /// `span`, which the stylesheet reaches.
+    private func wrapperTag(in element: Int) -> String {
+        if isSVG { return "<tspan" }
+        guard declaresOtherDefaults else { return "<span" }
+        var current: Int? = element
+        while let index = current, scanner.elements[index].attributes["xmlns"] == nil { current = scanner.elements[index].parent }
+        let inScope = current.flatMap { scanner.elements[$0].attributes["xmlns"] } ?? Self.xhtmlNamespace
+        return inScope == Self.xhtmlNamespace && !declaresOtherDefault(within: element) ? "<span" : "<span xmlns=\"\(Self.xhtmlNamespace)\""
+    }
+
+    /// Whether an element inside `element` declares another default vocabulary than XHTML.
+    private func declaresOtherDefault(within element: Int) -> Bool {
+        scanner.elements[element].children.contains { child in
+            guard case .element(let index) = child else { return false }
+            return scanner.elements[index].attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false || declaresOtherDefault(within: index)
+        }
     }
 
     /// Whether a wrapper may not hold `element` whole: an XHTML block, or in SVG anything but what a `tspan` may
