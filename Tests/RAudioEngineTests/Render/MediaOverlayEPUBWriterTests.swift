@@ -172,12 +172,7 @@ import ZIPFoundation
             <svg xmlns="http://www.w3.org/2000/svg" xmlns:h="http://www.w3.org/1999/xhtml"><text x="1" y="2">Call <tspan fill="red">me Ishmael</tspan></text>
             <foreignObject><h:p>Some years ago</h:p></foreignObject></svg>
             """
-        func target(_ selector: String, _ text: String, _ range: Range<Int>) -> NarrationTarget {
-            var locations = Locator.Locations()
-            locations.cssSelector = selector
-            return NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
-                                   elementText: ElementText(text: text, quoteStart: 0), textRange: range)
-        }
+        let target = { (selector: String, text: String, range: Range<Int>) in Self.target("p.svg", selector, text, range) }
         var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
         let call = marker.mark(target("svg > text:nth-child(1)", "Call me Ishmael", 0..<4), serial: 1)
         let me = marker.mark(target("svg > text:nth-child(1)", "Call me Ishmael", 5..<7), serial: 2)
@@ -200,12 +195,7 @@ import ZIPFoundation
             <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><path id="p" d="M0 0 L9 9"/>\
             <text>On <textPath xlink:href="#p">the curve</textPath> here</text></svg>
             """
-        func target(_ range: Range<Int>) -> NarrationTarget {
-            var locations = Locator.Locations()
-            locations.cssSelector = "svg > text:nth-child(2)"
-            return NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
-                                   elementText: ElementText(text: "On the curve here", quoteStart: 0), textRange: range)
-        }
+        let target = { (range: Range<Int>) in Self.target("p.svg", "svg > text:nth-child(2)", "On the curve here", range) }
         var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
         let sentence = marker.mark(target(0..<17), serial: 1)
         let curve = marker.mark(target(3..<12), serial: 2)
@@ -224,12 +214,7 @@ import ZIPFoundation
             <html xmlns="http://www.w3.org/1999/xhtml"><body><p>Water</p>\
             <chem xmlns="http://www.xml-cml.org/schema"><atom>H and O</atom></chem></body></html>
             """
-        func target(_ selector: String, _ text: String, _ range: Range<Int>) -> NarrationTarget {
-            var locations = Locator.Locations()
-            locations.cssSelector = selector
-            return NarrationTarget(locator: Locator(href: "c.xhtml", type: "application/xhtml+xml", locations: locations),
-                                   elementText: ElementText(text: text, quoteStart: 0), textRange: range)
-        }
+        let target = { (selector: String, text: String, range: Range<Int>) in Self.target("c.xhtml", selector, text, range) }
         var marker = try XHTMLNarrationMarker(data: Data(xhtml.utf8), href: "c.xhtml")
         let water = marker.mark(target("html > body > p:nth-child(1)", "Water", 0..<5), serial: 1)
         let hydrogen = marker.mark(target("html > body > chem:nth-child(2) > atom:nth-child(1)", "H and O", 0..<1), serial: 2)
@@ -245,10 +230,7 @@ import ZIPFoundation
     /// stylesheet still linked before the root.
     @Test func aPrefixedSVGRootGetsIdsAndItsStylesheet() throws {
         let svg = #"<s:svg xmlns:s="http://www.w3.org/2000/svg"><s:text>Hello there</s:text></s:svg>"#
-        var locations = Locator.Locations()
-        locations.cssSelector = "svg > text:nth-child(1)"
-        let target = NarrationTarget(locator: Locator(href: "p.svg", type: "image/svg+xml", locations: locations),
-                                     elementText: ElementText(text: "Hello there", quoteStart: 0), textRange: 0..<5)
+        let target = Self.target("p.svg", "svg > text:nth-child(1)", "Hello there", 0..<5)
         var marker = try XHTMLNarrationMarker(data: Data(svg.utf8), href: "p.svg")
         let hello = marker.mark(target, serial: 1)
         marker.linkStylesheet("m.css")
@@ -336,6 +318,14 @@ import ZIPFoundation
     }
 
     /// Whether `written` is `original` with only raudio's markup inserted.
+    /// A clip of `range` of `text`, the text of the element `selector` selects in the document at `href`.
+    static func target(_ href: String, _ selector: String, _ text: String, _ range: Range<Int>) -> NarrationTarget {
+        var locations = Locator.Locations()
+        locations.cssSelector = selector
+        return NarrationTarget(locator: Locator(href: href, type: href.hasSuffix(".svg") ? "image/svg+xml" : "application/xhtml+xml", locations: locations),
+                               elementText: ElementText(text: text, quoteStart: 0), textRange: range)
+    }
+
     static func isOriginalWithInsertions(original: [UInt8], written: [UInt8]) -> Bool {
         let inserted = [#"^<t?span id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^<span xmlns="http://www\.w3\.org/1999/xhtml" id="raudio-s[0-9]+(-[0-9]+)?">"#, #"^ id="raudio-e[0-9]+(-[0-9]+)?""#,
                         #"^<link rel="stylesheet" type="text/css" href="[^"]*media-overlay\.css"/>"#,
