@@ -4,7 +4,7 @@
 # the order callgrind first meets them, for lld's --symbol-ordering-file (Package.swift). lld lays those
 # functions out first and together in .text, so a process playing a book touches a few megabytes of
 # contiguous code instead of pages scattered over the 22 MB of the statically linked Swift runtime,
-# Foundation, GRDB and raudio: the resident text is smaller (issue 13: peak RSS on the 10-hour M4B).
+# Foundation and raudio: the resident text is smaller (issue 13: peak RSS on the 10-hour M4B).
 #
 # The order is only a layout hint: a function missing from it (new code, a renamed symbol) is linked after
 # the listed ones, as before; a listed name the binary lacks is ignored. Run it again after large changes
