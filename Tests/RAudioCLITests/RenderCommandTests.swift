@@ -85,6 +85,7 @@ import Testing
         #expect(Self.events(result.standardOutput).last?["synthesized"]?.intValue ?? 0 > 0)
         #expect(FileManager.default.fileExists(atPath: m4b))
         #expect(result.standardError.contains("--cache-size 0"), "\(result.standardError)")
+        #expect(!result.standardError.contains("players look for"), "\(result.standardError)")
         let left = (FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".utterance") }
         #expect(left.isEmpty, "\(left.count) utterances left in the cache")
         // The default keeps them.
@@ -117,6 +118,19 @@ import Testing
         let merge = try ProcessRunner.raudio(["render", book.path, "--merge", part, "--to", "m4b", part])
         #expect(merge.status == 64 && merge.standardError.contains("is a part being read"), "\(merge.standardError)")
         #expect(try Data(contentsOf: book) == original)
+    }
+
+    /// `--to m4b book.epub` is most likely a slip: written as asked, with a warning naming the extension players expect.
+    @Test func anOutputNamedAsAnotherFormatIsWrittenWithAWarning() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let misnamed = folder.appendingPathComponent("book.epub").path
+        let result = try ProcessRunner.raudio(["render", Self.sample, "--to", "m4b", misnamed, "--cache", folder.appendingPathComponent("cache").path],
+                                              timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("--to m4b \(misnamed): written as m4b all the same; players look for .m4b or .m4a or .mp4"),
+                "\(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: misnamed)).dropFirst(4).starts(with: Data("ftyp".utf8)))
     }
 
     @Test func badInputIsAClearErrorWithItsExitCodeAndNoFile() throws {

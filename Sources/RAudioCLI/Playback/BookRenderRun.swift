@@ -36,7 +36,13 @@ struct BookRenderRun {
 
     private func render(printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
         let outputs = command.requestedOutputs
-        for output in outputs { try Self.checkWritable(output.path) }
+        for output in outputs {
+            try Self.checkWritable(output.path)
+            if let expected = Self.unexpectedExtension(of: output) {
+                StandardStreams.printError("raudio: warning: --to \(output.format.rawValue) \(output.path): written as \(output.format.rawValue) all the same; "
+                                           + "players look for \(expected)")
+            }
+        }
         let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions, pace: .rendering)
         let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
         PublicationLoading.reportWarnings(of: publication)
@@ -177,6 +183,19 @@ struct BookRenderRun {
             StandardStreams.printError("wrote \(output.path): share \(shard) (\(share.part.files.count) utterances, \(TerminalScreen.time(share.audioSeconds)) of audio) in \(TerminalScreen.time(wall))"
                                        + " (\(share.counts.synthesized) synthesized, \(share.counts.cacheHits) from the cache)")
         }
+    }
+
+    /// The extensions a file of `output`'s format has, when its path has none of them (`--to epub3 book.m4b`, most
+    /// likely a slip: reading systems and players go by the extension); nil when it has one.
+    static func unexpectedExtension(of output: RenderOutput) -> String? {
+        let expected: [String] = switch output.format {
+        case .epub3: ["epub"]
+        case .m4b: ["m4b", "m4a", "mp4"]
+        case .audiobook: ["audiobook", "zip"]
+        case .part: ["rpart"]
+        }
+        let actual = URL(fileURLWithPath: output.path).pathExtension.lowercased()
+        return expected.contains(actual) ? nil : expected.map { ".\($0)" }.joined(separator: " or ")
     }
 
     /// Fails with 73 when the output's folder does not exist or cannot be written, before any synthesis.
