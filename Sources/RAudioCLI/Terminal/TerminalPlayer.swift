@@ -106,7 +106,10 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
     var summary: String {
         let status = shared.withLock { $0.status }
         var line = "raudio: \(status.state.name)"
-        if let elapsed = status.elapsed, let duration = status.duration {
+        if status.state == .ended {
+            // Heard to its end: the place is the end, not where the last utterance or track began.
+            line += status.duration.map { " at \(TerminalScreen.time($0)) of \(TerminalScreen.time($0))" } ?? " at 100%"
+        } else if let elapsed = status.elapsed, let duration = status.duration {
             line += " at \(TerminalScreen.time(elapsed)) of \(TerminalScreen.time(duration))"
         } else if let progression = status.progression {
             line += " at \(TerminalScreen.percent(progression))"

@@ -237,6 +237,15 @@ import Testing
         }
     }
 
+    /// A book heard to its end leaves "ended at 100%" for the shell, not the place where its last sentence began.
+    @Test func aBookHeardToItsEndSaysSoOnTheWayOut() throws {
+        guard try Self.startable() else { return }
+        let terminal = try TmuxSession(columns: 80, rows: 20, environment: ["RAUDIO_NO_STATE": "1"])
+        try terminal.run("\(Self.raudio) speak \(SpeakCommandTests.sampleEPUB) --output null" + Self.afterExit)
+        Self.expectRestored(terminal, exit: 0)
+        #expect(terminal.lastScreen.contains("raudio: ended at 100%, chapter 2"), "\(terminal.lastScreen)")
+    }
+
     @Test func noColorGivesAttributesOnlyAndDumbTerminalsGetLines() throws {
         guard try Self.startable() else { return }
         let plain = try TmuxSession(columns: 60, rows: 20, environment: ["NO_COLOR": "1"])
