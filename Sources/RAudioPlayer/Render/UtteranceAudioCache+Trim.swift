@@ -63,10 +63,13 @@ extension UtteranceAudioCache {
     /// `DIR/.lock`, opened for `flock` (read-only when another user made it: `flock` needs no write access; never
     /// through a link, which could make raudio create a file elsewhere); -1 when it cannot be.
     private func openLockFile() -> Int32 {
-        let path = folder.appendingPathComponent(".lock").path
+        let path = lockPath
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         return descriptor >= 0 ? descriptor : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     }
+
+    /// `DIR/.lock`, the file every render locks.
+    private var lockPath: String { folder.appendingPathComponent(".lock").path }
 
     private static func flockRetryingInterrupts(_ descriptor: Int32, _ operation: Int32) -> Int32 {
         var status: Int32
@@ -84,7 +87,6 @@ extension UtteranceAudioCache {
     /// all (a folder that cannot be read, a file system without `flock`). Blocking I/O.
     public func trim(toBytes limit: Int64, now: Date = Date()) throws(AudioSinkError) -> Trim? {
         guard FileManager.default.fileExists(atPath: folder.path) else { return Trim() }
-        let lockPath = folder.appendingPathComponent(".lock").path
         let lock = openLockFile()
         guard lock >= 0 else {
             throw AudioSinkError(.writeFailed, subject: lockPath, message: "cannot open the cache's lock: \(String(cString: strerror(errno)))",

@@ -44,7 +44,7 @@ struct XHTMLNarrationMarker {
         self.scanner = scanner
         isSVG = scanner.root.map { scanner.elements[$0].localName == "svg" } ?? false
         wrapsSVGText = isSVG && scanner.root.map { !scanner.elements[$0].qualifiedName.contains(":") } ?? false
-        declaresOtherDefaults = scanner.elements.contains { element in element.attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false }
+        declaresOtherDefaults = scanner.elements.contains(where: Self.makesOtherDefault)
         usedIdentifiers = scanner.identifiers
         textLengths = Array(repeating: -1, count: scanner.elements.count)
         for index in scanner.elements.indices.reversed() { _ = textLength(of: index) }
@@ -158,16 +158,21 @@ struct XHTMLNarrationMarker {
         guard declaresOtherDefaults else { return "<span" }
         var current: Int? = element
         while let index = current, scanner.elements[index].attributes["xmlns"] == nil { current = scanner.elements[index].parent }
-        let inScope = current.flatMap { scanner.elements[$0].attributes["xmlns"] } ?? Self.xhtmlNamespace
-        return inScope == Self.xhtmlNamespace && !declaresOtherDefault(within: element) ? "<span" : "<span xmlns=\"\(Self.xhtmlNamespace)\""
+        let inScope = current.flatMap { scanner.elements[$0].attributes["xmlns"] } ?? XMLNamespace.xhtml
+        return inScope == XMLNamespace.xhtml && !declaresOtherDefault(within: element) ? "<span" : "<span xmlns=\"\(XMLNamespace.xhtml)\""
     }
 
     /// Whether an element inside `element` declares another default vocabulary than XHTML.
     private func declaresOtherDefault(within element: Int) -> Bool {
         scanner.elements[element].children.contains { child in
             guard case .element(let index) = child else { return false }
-            return scanner.elements[index].attributes["xmlns"].map { $0 != Self.xhtmlNamespace } ?? false || declaresOtherDefault(within: index)
+            return Self.makesOtherDefault(scanner.elements[index]) || declaresOtherDefault(within: index)
         }
+    }
+
+    /// Whether `element` declares another default vocabulary than XHTML (`xmlns="…"`).
+    private static func makesOtherDefault(_ element: XHTMLByteScanner.Element) -> Bool {
+        element.attributes["xmlns"].map { $0 != XMLNamespace.xhtml } ?? false
     }
 
     /// Whether a wrapper may not hold `element` whole: an XHTML block, or in SVG anything but what a `tspan` may
@@ -261,8 +266,6 @@ struct XHTMLNarrationMarker {
         usedIdentifiers.insert(id)
         return id
     }
-
-    static let xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
