@@ -13,8 +13,8 @@ public struct RAudioCommand: AsyncParsableCommand {
         // Also the DESCRIPTION of `man raudio` (generate-manual reads it from the binary).
         discussion: """
             raudio plays Readium audiobooks (.audiobook, manifest.json, folders and ZIPs of audio files, lone \
-            M4B, MP3, Opus, Ogg and FLAC files) and the Media Overlays of EPUBs, reads EPUBs aloud with \
-            eSpeak NG or a neural Piper voice, and renders them as read-aloud books (raudio render: EPUB 3 with \
+            M4B, MP3, Opus, Ogg and FLAC files) and the Media Overlays of EPUBs, reads EPUBs (and lone \
+            HTML pages and text files) aloud with eSpeak NG or a neural Piper voice, and renders them as read-aloud books (raudio render: EPUB 3 with \
             Media Overlays, M4B). At a terminal, play and speak show a player; otherwise they write JSON-lines events on \
             stdout, each position a Readium Locator, and read commands on stdin. Each subcommand has its own \
             page: man raudio.play, man raudio.speak, ...

@@ -2,6 +2,7 @@
 import Foundation
 import RAudioTestSupport
 import ReadiumShared
+import ReadiumStreamer
 import Testing
 
 /// `raudio render`, the built binary: its wiring (outputs, events, exit codes) and what only a process can
@@ -118,6 +119,26 @@ import Testing
         let merge = try ProcessRunner.raudio(["render", book.path, "--merge", part, "--to", "m4b", part])
         #expect(merge.status == 64 && merge.standardError.contains("is a part being read"), "\(merge.standardError)")
         #expect(try Data(contentsOf: book) == original)
+    }
+
+    /// A text file reads aloud as a book (`TextDocumentParser`), and renders to audio, but it has no pages to
+    /// give Media Overlays: `--to epub3` is a usage error before anything is synthesized.
+    @Test func aTextFileRendersToAnAudiobookButNotToAnEPUB() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("note.txt")
+        try Data("Title: A Note\n\nThe lamp went out.\nThe keeper lit it again.\n".utf8).write(to: text)
+        let epub = folder.appendingPathComponent("note.epub").path
+        let refused = try ProcessRunner.raudio(["render", text.path, "--to", "epub3", epub])
+        #expect(refused.status == 64 && refused.standardError.contains("is not an EPUB (text/plain)"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: epub))
+        let audiobook = folder.appendingPathComponent("note.audiobook").path
+        let result = try ProcessRunner.raudio(["render", text.path, "--to", "audiobook", audiobook, "--cache", folder.appendingPathComponent("cache").path],
+                                              timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        let publication = try PublicationOpener().open(url: URL(fileURLWithPath: audiobook))
+        #expect(publication.title == "A Note" && publication.readingOrder.count == 1)
+        #expect((publication.readingOrder.first?.duration ?? 0) > 1)
     }
 
     /// `--to m4b book.epub` is most likely a slip: written as asked, with a warning naming the extension players expect.

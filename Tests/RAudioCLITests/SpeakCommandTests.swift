@@ -17,6 +17,30 @@ import Testing
 
     static func utterances(_ events: [JSONObject]) -> [JSONObject] { events.filter { $0["type"] == "utterance" } }
 
+    /// A lone HTML page and a text file are read aloud as books of one document: the page to its end
+    /// (`<img>` and `<br>` left open as HTML writes them), the text a paragraph at a time, in the user's
+    /// language where its words do not tell it apart.
+    @Test func anHTMLPageAndATextFileAreReadAloud() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-speak-text-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("page.html")
+        try Data(#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A Page</title></head><body><h1 id="one">One</h1><p>The lamp<br>went out.</p><img src="a.png"><h1 id="two">Two</h1><p>The keeper lit it again.</p></body></html>"#.utf8).write(to: page)
+        let (result, events) = try Self.speak([page.path, "--output", "null"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Self.utterances(events).map { $0["text"]?.stringValue ?? "" } == ["One", "The lamp\nwent out.", "Two", "The keeper lit it again."])
+        #expect(events.filter { $0["type"] == "chapter" }.map { $0["title"]?.stringValue ?? "" } == ["One", "Two"])
+        #expect(!result.standardError.contains("warning"), "\(result.standardError)")
+
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data("Chapter one.\nThe storm came in the night and\nit did not stop until morning.\n".utf8).write(to: text)
+        let spoken = try ProcessRunner.raudio(["speak", text.path, "--output", "null"], environment: ["LANG": "en_GB.UTF-8", "LC_ALL": ""], timeout: 120)
+        #expect(spoken.status == 0, "\(spoken.standardError)")
+        let utterances = Self.utterances(try spoken.outputLines.map(PlayCommandTests.object))
+        #expect(utterances.map { $0["text"]?.stringValue ?? "" } == ["Chapter one.", "The storm came in the night and it did not stop until morning."])
+        #expect(utterances.allSatisfy { $0["language"] == "en" && $0["locator"]?.objectValue?["href"] == "notes.txt" && $0["locator"]?.objectValue?["type"] == "text/plain" }, "\(utterances)")
+    }
+
     @Test func frenchParagraphInAnEnglishBookIsSpokenByAFrenchVoice() throws {
         let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null"])
         #expect(result.status == 0, "\(result.standardError)")

@@ -20,7 +20,7 @@ struct RenderCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "An EPUB file or unpacked EPUB folder.")
+    @Argument(help: "An EPUB file or unpacked EPUB folder (an HTML page or a text file for --to m4b and audiobook).")
     var path: String
 
     @Option(name: .customLong("to"), parsing: .upToNextOption,

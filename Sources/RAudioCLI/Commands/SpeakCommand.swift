@@ -8,7 +8,7 @@ import ReadiumShared
 struct SpeakCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speak",
-        abstract: "Read an EPUB aloud; events as JSON lines on stdout, commands on stdin.",
+        abstract: "Read an EPUB, an HTML page or a text file aloud; events as JSON lines on stdout, commands on stdin.",
         discussion: """
             The protocol of raudio play, extended (docs/events.md): each utterance is announced by an \
             "utterance" event and each word heard by a "range" event. Commands: play, pause, toggle, stop, \
@@ -18,7 +18,7 @@ struct SpeakCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "An EPUB file or unpacked EPUB folder.")
+    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines).")
     var path: String
 
     @OptionGroup var options: PlaybackOptions

@@ -15,10 +15,10 @@ import ReadiumStreamer
 struct TextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "text",
-        abstract: "Print the utterances of an EPUB as JSON lines: text, language, role and locator."
+        abstract: "Print the utterances of an EPUB, an HTML page or a text file as JSON lines: text, language, role and locator."
     )
 
-    @Argument(help: "An EPUB file or unpacked EPUB folder.")
+    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines).")
     var path: String
 
     @Option(help: "Where to start: a Locator as JSON, or a percentage of the publication such as 42%.")
@@ -47,10 +47,12 @@ struct TextCommand: ParsableCommand {
     func run() throws {
         // The content service warns about a malformed document when it reads it: not a second time on opening.
         let publication = try PublicationLoading.open(path: path, checksContentDocuments: false)
-        guard publication.mediaType.matches(.epub) else {
-            throw CommandFailure.badData("\(path): is not an EPUB (\(publication.mediaType)); raudio text reads EPUBs")
+        guard (try? publication.content(from: nil)) != nil else {
+            throw CommandFailure.badData("\(path): has no text (\(publication.mediaType)); raudio text reads EPUBs, HTML pages and text files")
         }
-        let service = EPUBContentService(publication: publication, languageIdentifier: TextCatLanguageIdentifier.shared)
+        // The opener's service (an EPUB's, a text file's with the user's language), else one of its own.
+        let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
+            ?? EPUBContentService(publication: publication, languageIdentifier: TextCatLanguageIdentifier.shared)
         let start = try startLocator(service: service)
         let content: any Content
         do {

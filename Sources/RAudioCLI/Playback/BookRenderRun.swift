@@ -48,7 +48,11 @@ struct BookRenderRun {
         PublicationLoading.reportWarnings(of: publication)
         if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
-            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (raudio render reads the text of EPUBs)")
+            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (raudio render reads EPUBs, HTML pages and text files)")
+        }
+        if !publication.mediaType.matches(.epub), let epub = outputs.first(where: { $0.format == .epub3 }) {
+            throw CommandFailure(.usage, code: "usage", message: "--to epub3 \(epub.path): \(command.path) is not an EPUB (\(publication.mediaType)), "
+                                 + "and only an EPUB gets Media Overlays; render it with --to m4b or --to audiobook")
         }
         let loaded = VoicePresets.load()
         for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }

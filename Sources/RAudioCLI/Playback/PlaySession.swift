@@ -204,7 +204,7 @@ struct PlaySession {
     private func reportUnplayable(_ error: any Error, publication: Publication) throws(ReaderGone) -> ExitStatus {
         if let error = error as? AudioNavigatorError {
             // A book of text (or whose only audio is in its pages) is read aloud by `speak`.
-            let advice = error.code == .noAudio && publication.mediaType.matches(.epub) ? "; it has text: read it aloud with raudio speak \(path)" : ""
+            let advice = error.code == .noAudio && PublicationSpeechSynthesizer.canSpeak(publication: publication) ? "; it has text: read it aloud with raudio speak \(path)" : ""
             try writer.report(.error, code: error.codeName, message: "\(path): \(error.message)\(advice)", fatal: true, href: path)
         } else {
             try writer.report(.error, code: "internal-error", message: "\(path): \(error)", fatal: true)

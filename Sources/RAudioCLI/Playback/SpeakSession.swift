@@ -30,7 +30,7 @@ struct SpeakSession {
         PublicationLoading.reportWarnings(of: publication)
         if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
-            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): is not an EPUB (\(publication.mediaType)); raudio speak reads the text of EPUBs")
+            throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (\(publication.mediaType)); raudio speak reads EPUBs, HTML pages and text files")
         }
         let loaded = VoicePresets.load()
         for warning in loaded.warnings { StandardStreams.printError("raudio: warning: \(warning)") }

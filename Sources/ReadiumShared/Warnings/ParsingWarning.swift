@@ -35,16 +35,18 @@ public struct ParsingWarning: Sendable, Hashable, CustomStringConvertible {
 
 /// Collects the warnings of a parse. Safe to share between threads.
 public final class WarningLog: Sendable {
-    private let storage = Locked<[ParsingWarning]>([])
+    private let storage = Locked<(list: [ParsingWarning], seen: Set<ParsingWarning>)>(([], []))
 
     public init() {}
 
+    /// Records `warning`, unless the same warning was recorded already (a document read twice, for its
+    /// chapters' places and for its text, is repaired twice alike).
     public func append(_ warning: ParsingWarning) {
-        storage.withLock { $0.append(warning) }
+        storage.withLock { if $0.seen.insert(warning).inserted { $0.list.append(warning) } }
     }
 
-    /// Every warning so far, in the order they were reported.
+    /// Every warning so far, once each, in the order they were reported.
     public var warnings: [ParsingWarning] {
-        storage.withLock { $0 }
+        storage.withLock { $0.list }
     }
 }

@@ -9,6 +9,11 @@ public enum ContentSniffer {
         case zip
         case json
         case audio(MediaType)
+        /// An HTML or XHTML document (`<!DOCTYPE html>` or `<html` first, after an XML declaration and comments).
+        case html
+        /// Text: UTF-8, UTF-16 with a byte order mark, or an 8-bit encoding, without control characters but
+        /// tabs, line breaks and form feeds.
+        case text
         case empty
         case other
     }
@@ -25,7 +30,33 @@ public enum ContentSniffer {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
         if start < bytes.count, bytes[start] == UInt8(ascii: "{") { return .json }
+        if isHTML(bytes[start...]) { return .html }
+        if isText(bytes) { return .text }
         return .other
+    }
+
+    /// Whether `bytes` (white space and a UTF-8 byte order mark already skipped) open an HTML document: an
+    /// XML declaration, comments and white space, then `<!DOCTYPE html` or `<html`, in any case.
+    static func isHTML(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var rest = Substring(String(decoding: bytes.prefix(2048), as: UTF8.self))
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("<?") || rest.hasPrefix("<!--") {
+                let end = rest.hasPrefix("<?") ? "?>" : "-->"
+                guard let close = rest.range(of: end) else { return false }
+                rest = rest[close.upperBound...]
+                continue
+            }
+            let lowered = rest.prefix(14).lowercased()
+            return lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") && (lowered.count == 5 || !lowered.dropFirst(5).first!.isLetter)
+        }
+    }
+
+    /// Whether `bytes` look like text: a UTF-16 byte order mark, or no NUL nor control character but tab,
+    /// line feed, form feed and carriage return (escape sequences and binary formats have them early).
+    static func isText(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
+        return !bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D || $0 == 0x7F }
     }
 
     /// The audio media type the bytes start with, if any.

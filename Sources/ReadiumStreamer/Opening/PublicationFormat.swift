@@ -18,6 +18,10 @@ public enum PublicationFormat: String, Sendable, CaseIterable {
     case informalAudiobook = "informal-audiobook"
     /// One audio file.
     case audioFile = "audio-file"
+    /// One HTML or XHTML page, read aloud like an EPUB's document.
+    case htmlDocument = "html-document"
+    /// One plain text file, read aloud a paragraph at a time.
+    case textDocument = "text-document"
 
     /// The media type reported for a publication of this format.
     public var mediaType: MediaType {
@@ -29,6 +33,8 @@ public enum PublicationFormat: String, Sendable, CaseIterable {
         case .epub: .epub
         case .informalAudiobook: .zab
         case .audioFile: .mp3
+        case .htmlDocument: .html
+        case .textDocument: .text
         }
     }
 }

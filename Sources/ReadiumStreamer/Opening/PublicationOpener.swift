@@ -6,7 +6,8 @@ import ReadiumShared
 ///
 /// Accepts a Readium audiobook package (`.audiobook`, `.lcpa`; also misnamed), an exploded package
 /// folder, a standalone RWPM manifest whose hrefs point to files beside it, an informal audiobook (a
-/// ZIP or folder of audio files), a single audio file, W3C Audiobooks (`publication.json`, `.lpf`) and EPUBs. Errors name the path and say what
+/// ZIP or folder of audio files), a single audio file, W3C Audiobooks (`publication.json`, `.lpf`), EPUBs, and a lone HTML page or
+/// text file (to read aloud). Errors name the path and say what
 /// was wrong; LCP-protected publications open (their metadata is readable) with `protection == .lcp`.
 public struct PublicationOpener: Sendable {
     /// Whether EPUBs have every spine document parsed at opening to warn about those that are not
@@ -65,6 +66,22 @@ public struct PublicationOpener: Sendable {
             return try openManifestFile(url)
         case .audio(let mediaType):
             return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
+        case .html, .text:
+            let isHTML = ContentSniffer.kind(of: header) == .html
+            let fileExtension = url.pathExtension.lowercased()
+            guard !Self.packageOrAudioExtensions.contains(fileExtension) else {
+                // Audio whose first kilobytes happen to be text (tags or junk before the first frame).
+                if ContentSniffer.audioExtensions.contains(fileExtension), let audioFileInspector,
+                   let mediaType = audioFileInspector.audioMediaType(lookingFurtherInto: FileResource(url: url)) {
+                    return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
+                }
+                // An error page saved under the book's name is not the book to read aloud.
+                throw OpeningError(
+                    .badData, path: url.path,
+                    message: "is not a publication raudio can open: it holds \(isHTML ? "an HTML page" : "text"), not the .\(fileExtension) file its name says (a download that failed?)"
+                )
+            }
+            return try TextDocumentParser(languageIdentifier: languageIdentifier).parse(url: url, isHTML: isHTML)
         case .other:
             // Audio whose first bytes do not say so (an MP3 with junk before its first frame).
             if let audioFileInspector, let mediaType = audioFileInspector.audioMediaType(lookingFurtherInto: FileResource(url: url)) {
@@ -72,7 +89,7 @@ public struct PublicationOpener: Sendable {
             }
             throw OpeningError(
                 .badData, path: url.path,
-                message: "is not a publication raudio can open (not a ZIP package, not a Readium manifest, not an audio file)"
+                message: "is not a publication raudio can open (not a ZIP package, not a Readium manifest, not an audio file, not an HTML page or text)"
             )
         }
     }
@@ -154,6 +171,12 @@ public struct PublicationOpener: Sendable {
     private func linkingRemoteHrefs(_ container: any Container) -> any Container {
         remoteAccess.map { RemoteLinkContainer(local: container, access: $0) } ?? container
     }
+
+    /// Extensions of packages and audio files: a file named so that holds text or HTML is a broken one, not
+    /// a page to read aloud.
+    static let packageOrAudioExtensions: Set<String> = ContentSniffer.audioExtensions.union([
+        "epub", "epub3", "audiobook", "lcpa", "lcpau", "lcpl", "zab", "lpf", "webpub", "zip", "json",
+    ])
 
     /// An LCP license has `provider`, `encryption` and `links` but no `metadata`.
     static func isLCPLicense(_ object: JSONObject) -> Bool {

@@ -22,6 +22,10 @@ public struct XMLDocument: Sendable, Hashable {
         /// elements closed, and the rest of the document dropped with a warning. Only a document
         /// without any root element, or refused for security or size, still throws.
         case recovering
+        /// For HTML pages (`text/html`): as `.recovering`, with HTML's void elements (`<br>`, `<img …>`,
+        /// `<meta …>`) closed where they stand, as an HTML parser closes them, without a warning
+        /// (`XMLPreprocessor.closingVoidElements`).
+        case html
     }
 
     /// The largest document accepted by default: 32 MiB.
@@ -54,7 +58,8 @@ public struct XMLDocument: Sendable, Hashable {
         var warnings: [ParsingWarning] = []
         var bytes = try XMLPreprocessor.decodedUTF8(data, href: href)
         try XMLPreprocessor.refuseEntityDeclarations(bytes, href: href)
-        bytes = XMLPreprocessor.replacingNamedEntities(bytes, href: href, escapeUnknown: mode == .recovering, warnings: &warnings)
+        bytes = XMLPreprocessor.replacingNamedEntities(bytes, href: href, escapeUnknown: mode != .strict, warnings: &warnings)
+        if mode == .html { bytes = XMLPreprocessor.closingVoidElements(bytes) }
         switch mode {
         case .strict:
             let outcome = XMLTreeBuilder.build(bytes)
@@ -65,7 +70,7 @@ public struct XMLDocument: Sendable, Hashable {
                 throw XMLError(.empty, href: href, message: "has no root element")
             }
             self.init(href: href, root: root, warnings: warnings)
-        case .recovering:
+        case .recovering, .html:
             let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
             self.init(href: href, root: root, warnings: warnings)
         }

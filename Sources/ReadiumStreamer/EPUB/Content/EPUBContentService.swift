@@ -36,14 +36,16 @@ public final class EPUBContentService: ContentService {
     ///     taken from `dc:language` alone); without it such content is read in the publication's language.
     ///   - onResourceParsed: called with the href of each resource as it is parsed, on the
     ///     thread of the iterator; for instrumentation (tests count parsed resources with it).
+    ///   - fallbackLanguage: the language taken for `defaultLanguage` when the publication declares none (a
+    ///     lone text file: the user's).
     public init(
         publication: Publication, warnings: WarningLog = WarningLog(), languageIdentifier: (any LanguageIdentifier)? = nil,
-        onResourceParsed: (@Sendable (String) -> Void)? = nil
+        onResourceParsed: (@Sendable (String) -> Void)? = nil, fallbackLanguage: Language? = nil
     ) {
         self.languageIdentifier = languageIdentifier
         readingOrder = publication.readingOrder
         container = publication.container
-        defaultLanguage = publication.metadata.languages.first.map(Language.init(code:))
+        defaultLanguage = publication.metadata.languages.first.map(Language.init(code:)) ?? fallbackLanguage
         self.warnings = warnings
         self.onResourceParsed = onResourceParsed
         lexiconLinks = publication.manifest.resources.filter { $0.mediaType?.string == PronunciationLexicon.mediaType || $0.type == PronunciationLexicon.mediaType }
@@ -51,9 +53,11 @@ public final class EPUBContentService: ContentService {
 
     /// A copy of `publication` with a content service attached, so that `content(from:)` works.
     public static func attach(
-        to publication: Publication, languageIdentifier: (any LanguageIdentifier)? = nil, onResourceParsed: (@Sendable (String) -> Void)? = nil
+        to publication: Publication, languageIdentifier: (any LanguageIdentifier)? = nil, onResourceParsed: (@Sendable (String) -> Void)? = nil,
+        fallbackLanguage: Language? = nil
     ) -> Publication {
-        let service = EPUBContentService(publication: publication, languageIdentifier: languageIdentifier, onResourceParsed: onResourceParsed)
+        let service = EPUBContentService(publication: publication, languageIdentifier: languageIdentifier, onResourceParsed: onResourceParsed,
+                                         fallbackLanguage: fallbackLanguage)
         return publication.adding(extension: service, forKey: ContentServiceKey.key)
     }
 
@@ -171,13 +175,16 @@ public final class EPUBContentService: ContentService {
             let image = ImageContentElement(locator: locator, embeddedLink: Link(href: href, type: type), accessibilityLabel: nil, caption: nil)
             return ExtractedResource(href: href, elements: [ExtractedElement(element: image, ownSelector: nil, matchingSelectors: [])])
         }
-        guard mediaType?.matches(.xhtml) == true || mediaType?.matches(.html) == true else {
+        let isText = mediaType?.matches(.text) == true
+        guard mediaType?.matches(.xhtml) == true || mediaType?.matches(.html) == true || isText else {
             return ExtractedResource(href: href, elements: [])
         }
         onResourceParsed?(href)
         do {
-            let data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
-            let document = try XMLDocument(data: data, href: href, mode: .recovering)
+            var data = try container.resource(at: href).read(maximumSize: XMLDocument.defaultMaximumSize)
+            // A plain text file (a lone `.txt` opened by `TextDocumentParser`) is read as a page of paragraphs.
+            if isText { data = PlainText.xhtml(of: PlainText.decode(data)) }
+            let document = try XMLDocument(data: data, href: href, mode: mediaType?.matches(.html) == true ? .html : .recovering)
             for warning in document.warnings { warnings.append(warning) }
             var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
                                                  languageIdentifier: languageIdentifier)

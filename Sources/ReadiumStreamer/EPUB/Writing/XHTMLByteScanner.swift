@@ -149,20 +149,7 @@ struct XHTMLByteScanner {
 
     /// The `>` that ends the tag starting at `start`, outside quoted attribute values.
     private func tagEnd(from start: Int) -> Int? {
-        var quote: UInt8?
-        var index = start + 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index
-            }
-            index += 1
-        }
-        return nil
+        XMLPreprocessor.tagEnd(in: bytes, from: start + 1)
     }
 
     /// Just past a `<!DOCTYPE …>` (an internal subset in brackets included).

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+
+@testable import ReadiumStreamer
+
+struct PlainTextTests {
+    @Test func paragraphsAreTheRunsOfLinesBetweenBlankLines() {
+        let text = "\n\nCall me Ishmael. Some years ago--never mind how\nlong precisely--having little money.\n\n  \n\u{0C}\nIt is a way I have.\nOf driving off the spleen.\n\n"
+        #expect(PlainText.paragraphs(of: text) == [
+            "Call me Ishmael. Some years ago--never mind how\nlong precisely--having little money.",
+            "It is a way I have.\nOf driving off the spleen.",
+        ])
+    }
+
+    @Test func withoutBlankLinesALineThatEndsASentenceEndsItsParagraph() {
+        let text = "Chapter one.\nThe storm came in the night and\nit did not stop until morning.\n« Bonjour »\nno end here"
+        #expect(PlainText.paragraphs(of: text) == [
+            "Chapter one.", "The storm came in the night and\nit did not stop until morning.", "« Bonjour »", "no end here",
+        ])
+        #expect(PlainText.paragraphs(of: " \n\t\n").isEmpty)
+    }
+
+    @Test func decodingReadsUTF8UTF16AndWindows1252() {
+        #expect(PlainText.decode(Data([0xEF, 0xBB, 0xBF] + Array("café\r\nthé\rfin".utf8))) == "café\nthé\nfin")
+        #expect(PlainText.decode(Data([0xFF, 0xFE, 0x63, 0x00, 0xE9, 0x00])) == "cé")
+        // Not UTF-8: Latin-1 and Windows-1252 text (0x93 and 0x94 are its curly quotes).
+        #expect(PlainText.decode(Data([0x63, 0x61, 0x66, 0xE9, 0x20, 0x93, 0x6F, 0x6B, 0x94])) == "café \u{201C}ok\u{201D}")
+    }
+
+    @Test func theDocumentKeepsEachParagraphsTextExactlyAndIsWellFormed() throws {
+        let text = "Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line\u{07}bell\n\nNext"
+        let document = try XMLDocument(data: PlainText.xhtml(of: text, language: "en"), href: "t.txt", mode: .strict)
+        let paragraphs = document.root.descendants("p")
+        #expect(paragraphs.map(\.textContent) == ["Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line bell", "Next"])
+        #expect(document.root.declaredLanguage == "en")
+    }
+}
