@@ -36,7 +36,10 @@ import Testing
         try Data("Chapter one.\nThe storm came in the night and\nit did not stop until morning.\n".utf8).write(to: text)
         let spoken = try ProcessRunner.raudio(["speak", text.path, "--output", "null"], environment: ["LANG": "en_GB.UTF-8", "LC_ALL": ""], timeout: 120)
         #expect(spoken.status == 0, "\(spoken.standardError)")
-        let utterances = Self.utterances(try spoken.outputLines.map(PlayCommandTests.object))
+        let textEvents = try spoken.outputLines.map(PlayCommandTests.object)
+        let utterances = Self.utterances(textEvents)
+        // Its heading is a chapter (`notes.txt#line-0`), announced where it is spoken.
+        #expect(textEvents.filter { $0["type"] == "chapter" }.map { $0["href"]?.stringValue ?? "" } == ["notes.txt#line-0"])
         #expect(utterances.map { $0["text"]?.stringValue ?? "" } == ["Chapter one.", "The storm came in the night and it did not stop until morning."])
         #expect(utterances.allSatisfy { $0["language"] == "en" && $0["locator"]?.objectValue?["href"] == "notes.txt" && $0["locator"]?.objectValue?["type"] == "text/plain" }, "\(utterances)")
     }

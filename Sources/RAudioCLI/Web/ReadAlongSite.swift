@@ -3,6 +3,7 @@ import Foundation
 import RAudioEngine
 import RAudioPlayer
 import ReadiumShared
+import ReadiumStreamer
 
 /// What `--web` serves over HTTP beside its WebSocket: the read-along page (from `web/`, found as the
 /// voice presets are), the publication's own resources read from its package (nothing is extracted to
@@ -107,6 +108,16 @@ struct ReadAlongSite: Sendable {
             length = try resource.length()
         } catch {
             return .notFound("/publication/\(encodedHref) (\(error))")
+        }
+        if link.mediaType?.matches(.text) == true, publication.readingOrder.contains(where: { $0.hrefWithoutFragment == href }) {
+            // A text file read aloud is shown as the document its locators point into (`PlainText.xhtml`): its
+            // paragraphs, with the ids their selectors name, so that the page highlights them.
+            guard let data = try? resource.read(maximumSize: XMLDocument.defaultMaximumSize) else {
+                return .notFound("/publication/\(encodedHref) (cannot be read)")
+            }
+            var page = Response(status: 200, contentType: "application/xhtml+xml; charset=utf-8", body: PlainText.xhtml(of: PlainText.decode(data)))
+            page.isPublicationContent = true
+            return page
         }
         var response = Response(status: 200, contentType: link.type ?? Self.contentType(forName: href), body: Data())
         response.isPublicationContent = true

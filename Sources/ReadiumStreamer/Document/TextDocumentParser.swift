@@ -8,7 +8,8 @@ import ReadiumShared
 /// An HTML page's title is its `title` (else the file's name), its language `lang`/`xml:lang` on `html`,
 /// its authors the `author` (or `DC.creator`) `meta` elements, and its table of contents the `h1`–`h3`
 /// headings that have an id (or hold an element that has one), as `page.html#id`. A text file is titled
-/// by a `Title:` line near its top (as Project Gutenberg's texts begin), else by its name, with `Author:`
+/// by a `Title:` line near its top (as Project Gutenberg's texts begin), else by its name, its chapters its
+/// headings (`PlainText.Paragraph.isHeading`: `CHAPTER 1. Loomings.`), with `Author:`
 /// and `Language:` (a name in English or a code) lines likewise. Text whose language is declared nowhere is
 /// identified from its words, the user's locale breaking ties (`userLanguage`). Either way only the file itself can
 /// be read (`SingleFileContainer`): its links to other files are not followed.
@@ -67,7 +68,10 @@ public struct TextDocumentParser: Sendable {
         let authors = fields["Author"].map { [Contributor(name: .plain($0))] }
         let language = fields["Language"].flatMap(languageCode(named:))
         let metadata = Metadata(title: .plain(title), languages: language.map { [$0] } ?? [], contributors: authors.map { ["author": $0] } ?? [:])
-        return Manifest(metadata: metadata, readingOrder: [link], tableOfContents: [link])
+        let toc = PlainText.paragraphs(of: text).filter { $0.isHeading && !$0.isAroundTheBook }.map { heading in
+            Link(href: href + "#" + heading.id, type: MediaType.text.string, title: heading.text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        }
+        return Manifest(metadata: metadata, readingOrder: [link], tableOfContents: toc.isEmpty ? [link] : toc)
     }
 
     /// The ISO 639 code of a language named in English (`French` → `fr`), or of a code given as such; nil

@@ -51,6 +51,27 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self).hasPrefix("raudio: not found"))
     }
 
+    /// A text file read aloud is shown as the paragraphs its locators select (`#line-N`), not as raw text.
+    @Test func aTextFileIsServedAsTheDocumentItsLocatorsPointInto() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-site-text-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try Data("CHAPTER 1.\n\nCaf\u{E9} <ouvert> & chaud.\n".utf8).write(to: file)
+        let publication = try PublicationOpener().open(url: file)
+        let site = ReadAlongSite(publication: publication, pageFolder: site.pageFolder)
+        let response = site.response(to: "/publication/notes.txt")
+        #expect(response.status == 200 && response.contentType == "application/xhtml+xml; charset=utf-8" && response.isPublicationContent)
+        let page = try XMLDocument(data: response.body, href: "notes.txt", mode: .strict)
+        let body = try #require(page.root.firstChild("body"))
+        #expect(body.childElements.map { $0.attribute("id") ?? "" } == ["line-0", "line-2"])
+        #expect(body.childElements.map(\.textContent) == ["CHAPTER 1.", "Caf\u{E9} <ouvert> & chaud."])
+        // Where the content service says the second paragraph is, the page has it.
+        let iterator = try publication.content(from: nil).iterator()
+        _ = try iterator.next()
+        #expect(try iterator.next()?.locator.locations.cssSelector == "#line-2")
+    }
+
     @Test func withoutAPublicationOnlyThePageIsServed() {
         let bare = ReadAlongSite(publication: nil, pageFolder: site.pageFolder)
         #expect(bare.response(to: "/").status == 200)

@@ -8,17 +8,29 @@ struct PlainTextTests {
     @Test func paragraphsAreTheRunsOfLinesBetweenBlankLines() {
         let text = "\n\nCall me Ishmael. Some years ago--never mind how\nlong precisely--having little money.\n\n  \n\u{0C}\nIt is a way I have.\nOf driving off the spleen.\n\n"
         #expect(PlainText.paragraphs(of: text) == [
-            "Call me Ishmael. Some years ago--never mind how\nlong precisely--having little money.",
-            "It is a way I have.\nOf driving off the spleen.",
+            PlainText.Paragraph(line: 2, text: "Call me Ishmael. Some years ago--never mind how\nlong precisely--having little money."),
+            PlainText.Paragraph(line: 7, text: "It is a way I have.\nOf driving off the spleen."),
         ])
     }
 
     @Test func withoutBlankLinesALineThatEndsASentenceEndsItsParagraph() {
         let text = "Chapter one.\nThe storm came in the night and\nit did not stop until morning.\n« Bonjour »\nno end here"
-        #expect(PlainText.paragraphs(of: text) == [
+        #expect(PlainText.paragraphs(of: text).map(\.text) == [
             "Chapter one.", "The storm came in the night and\nit did not stop until morning.", "« Bonjour »", "no end here",
         ])
+        #expect(PlainText.paragraphs(of: text).map(\.line) == [0, 1, 3, 4])
         #expect(PlainText.paragraphs(of: " \n\t\n").isEmpty)
+    }
+
+    @Test(arguments: ["CHAPTER 1. Loomings.", "Chapter one.", "BOOK IV", "Chapitre trois", "XIV.", "12", "I", "PART THE FIRST", "Stave 2: The First of the Three Spirits"])
+    func aShortLineNamingAChapterWithANumberIsAHeading(text: String) {
+        #expect(PlainText.Paragraph(line: 0, text: text).isHeading)
+    }
+
+    @Test(arguments: ["CIVIL", "Chapter and verse were quoted at him.", "Part of the plan", "CHAPTER 1.\nLoomings.", "Call me Ishmael.",
+                      "Chapter 3 was the longest of them all, and nobody in the village ever finished it", "A"])
+    func otherLinesAreNotHeadings(text: String) {
+        #expect(!PlainText.Paragraph(line: 0, text: text).isHeading)
     }
 
     @Test func decodingReadsUTF8UTF16AndWindows1252() {
@@ -29,10 +41,12 @@ struct PlainTextTests {
     }
 
     @Test func theDocumentKeepsEachParagraphsTextExactlyAndIsWellFormed() throws {
-        let text = "Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line\u{07}bell\n\nNext"
+        let text = "Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line\u{07}bell\n\nCHAPTER II.\n\nNext"
         let document = try XMLDocument(data: PlainText.xhtml(of: text, language: "en"), href: "t.txt", mode: .strict)
-        let paragraphs = document.root.descendants("p")
-        #expect(paragraphs.map(\.textContent) == ["Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line bell", "Next"])
+        let body = try #require(document.root.firstChild("body"))
+        #expect(body.childElements.map(\.localName) == ["p", "h2", "p"])
+        #expect(body.childElements.map { $0.attribute("id") ?? "" } == ["line-0", "line-3", "line-5"])
+        #expect(body.childElements.map(\.textContent) == ["Tom & Jerry <b>not bold</b> \"quoted\"\nsecond line bell", "CHAPTER II.", "Next"])
         #expect(document.root.declaredLanguage == "en")
     }
 }

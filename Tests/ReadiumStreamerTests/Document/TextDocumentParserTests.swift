@@ -25,6 +25,10 @@ struct TextDocumentParserTests {
         briller. Personne ne savait pourquoi.
 
         Le gardien monta l'escalier.
+
+        *** END OF THE PROJECT GUTENBERG EBOOK ***
+
+        CHAPTER 2. The licence, not a chapter.
         """
 
     static let page = """
@@ -66,11 +70,20 @@ struct TextDocumentParserTests {
         #expect(publication.metadata.authors.map(\.name.string) == ["Jane Doe"])
         #expect(publication.metadata.languages == ["fr"])
         #expect(publication.readingOrder.map(\.href) == ["short-book.txt"])
+        // Its heading is its chapter, found where it starts by the content service.
+        #expect(publication.tableOfContents.map(\.href) == ["short-book.txt#line-10"])
+        #expect(publication.tableOfContents.map(\.title) == ["CHAPTER I."])
+        let service = try #require(publication.extensions[ContentServiceKey.key] as? EPUBContentService)
+        let chapterStart = try #require(service.progressions(ofFragments: ["line-10"], in: "short-book.txt")["line-10"])
+        #expect(chapterStart > 0.3 && chapterStart < 0.8)
         let texts = try Self.texts(of: publication)
         let chapter = try #require(texts.firstIndex { $0.text.contains("CHAPTER I.") })
         // A paragraph wrapped over two lines is one element; its quote is the file's own text.
-        #expect(texts[(chapter + 1)...].map(\.text) == ["Il était une fois une lampe qui ne voulait plus briller. Personne ne savait pourquoi.",
-                                                          "Le gardien monta l'escalier."])
+        #expect(texts[(chapter + 1)..<(chapter + 3)].map(\.text) == ["Il était une fois une lampe qui ne voulait plus briller. Personne ne savait pourquoi.",
+                                                                        "Le gardien monta l'escalier."])
+        // Project Gutenberg's header, up to its START line, is an aside, which `speak` skips.
+        #expect(texts[..<chapter].allSatisfy { $0.role == .aside } && texts[..<chapter].count == 5)
+        #expect(texts[chapter...].map(\.role) == [.heading(level: 2), .body, .body, .aside, .aside])
         for element in texts {
             #expect(element.locator.href == "short-book.txt" && element.locator.type == "text/plain")
             let quote = try #require(element.locator.text.highlight)
