@@ -7,13 +7,20 @@ public enum RemoteDocument {
     /// failures with `access.retryDelays`. Returns its bytes and the URL that served them (after
     /// redirects). Throws `.tooLarge` past `maximumBytes`, `.notFound` for 404/410, `.unavailable` for
     /// the rest. Blocks on the network.
-    public static func fetch(url: String, access: RemoteAccess, maximumBytes: Int) throws(ResourceError) -> (data: Data, url: String) {
+    ///
+    /// `isWanted`, when given, sees the first `headLength` bytes (or the whole document when shorter) once:
+    /// false stops the transfer there, and those bytes are returned alone, so that a URL that turns out to
+    /// be something else (an audio file, a ZIP) is recognized without downloading it.
+    public static func fetch(
+        url: String, access: RemoteAccess, maximumBytes: Int, headLength: Int = 4096, isWanted: ((Data) -> Bool)? = nil
+    ) throws(ResourceError) -> (data: Data, url: String) {
         var body = Data()
         var finalURL = url
         let loop = RemoteRetryLoop(access: access, url: url)
         _ = try loop.run(shouldStop: { false }) { () throws(ResourceError) -> RemoteRetryLoop.Attempt in
             body = Data()
             var tooLarge = false
+            var decided = isWanted == nil
             let head: HTTPResponseHead
             do throws(HTTPError) {
                 head = try access.client.perform(HTTPRequest(url: url, acceptsCompression: true), shouldStop: { access.cancellation.isCancelled }) { head, chunk in
@@ -23,6 +30,10 @@ public enum RemoteDocument {
                         return false
                     }
                     body.append(contentsOf: chunk)
+                    if !decided, body.count >= headLength, let isWanted {
+                        decided = true
+                        if !isWanted(body) { return false }
+                    }
                     return true
                 }
             } catch {

@@ -50,11 +50,34 @@ public struct InformalAudiobookParser: Sendable {
     /// be read still opens, with a warning: the decoder says at play time what is wrong with it.
     public func parse(singleFile url: URL, mediaType: MediaType, inspector: (any AudioFileInspector)? = nil) -> Publication {
         let name = url.lastPathComponent
+        let (description, warnings) = Self.describe(FileResource(url: url, href: name), name: name, inspector: inspector)
+        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
+        let container = SingleFileContainer(url: url, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
+        let href = (try? Href(container.href, decodingPercentEscapes: false).string) ?? container.href
+        return publication(of: description, warnings: warnings, href: href, container: container, coverHref: coverHref, mediaType: mediaType,
+                           untitled: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// A publication of one remote audio file (`https://host/book.m4b`), streamed as a remote manifest's
+    /// tracks are (range requests, read-ahead, retries): its href is its URL, its tags, chapters and cover
+    /// read through `access` by `inspector`.
+    public func parse(remoteFile url: URL, mediaType: MediaType, access: RemoteAccess, inspector: (any AudioFileInspector)? = nil) -> Publication {
+        let address = url.absoluteString
+        let name = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
+        let (description, warnings) = Self.describe(access.resource(url: address), name: address, inspector: inspector)
+        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
+        let container = SingleFileContainer(remote: url, access: access, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
+        return publication(of: description, warnings: warnings, href: address, container: container, coverHref: coverHref, mediaType: mediaType,
+                           untitled: (name as NSString).deletingPathExtension)
+    }
+
+    /// The tags, chapters and cover of `resource`, and what was wrong with them; nothing without an inspector.
+    private static func describe(_ resource: any Resource, name: String, inspector: (any AudioFileInspector)?) -> (AudioFileDescription, [ParsingWarning]) {
         var description = AudioFileDescription()
         var warnings: [ParsingWarning] = []
         if let inspector {
             do {
-                description = try inspector.inspect(FileResource(url: url, href: name))
+                description = try inspector.inspect(resource)
             } catch {
                 // The warning names the file already: the error's own message, without its subject again.
                 let reason = (error as? any ReportableError)?.message ?? "\(error)"
@@ -62,10 +85,14 @@ public struct InformalAudiobookParser: Sendable {
             }
         }
         warnings += description.warnings.map { ParsingWarning(source: name, path: "", message: $0) }
-        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
-        let container = SingleFileContainer(url: url, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
-        let href = (try? Href(container.href, decodingPercentEscapes: false).string) ?? container.href
-        let title = description.title ?? description.album ?? url.deletingPathExtension().lastPathComponent
+        return (description, warnings)
+    }
+
+    private func publication(
+        of description: AudioFileDescription, warnings: [ParsingWarning], href: String, container: SingleFileContainer, coverHref: String?,
+        mediaType: MediaType, untitled: String
+    ) -> Publication {
+        let title = description.title ?? description.album ?? untitled
         let link = Link(href: href, type: mediaType.string, title: title, duration: description.duration)
         var contributors: [String: [Contributor]] = [:]
         if !description.authors.isEmpty { contributors["author"] = description.authors.map { Contributor(name: .plain($0)) } }

@@ -42,7 +42,7 @@ public struct PublicationOpener: Sendable {
             guard let remoteAccess else {
                 throw OpeningError(.unsupported, path: url.absoluteString, message: "is a remote URL, and this opener reads local files only")
             }
-            return try RemoteManifestLoader(access: remoteAccess).open(url)
+            return try RemoteManifestLoader(access: remoteAccess, audioFileInspector: audioFileInspector).open(url)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {

@@ -4,7 +4,8 @@ import ReadiumShared
 
 /// Opens a publication from its remote manifest (`https://host/book/manifest.json`): a Readium Web
 /// Publication Manifest or a W3C Audiobooks manifest (`publication.json`), whose resources are fetched
-/// over HTTP, relative to the manifest's URL.
+/// over HTTP, relative to the manifest's URL; or from one remote audio file (`https://host/book.m4b`),
+/// recognized by its first bytes and streamed as a one-track book.
 struct RemoteManifestLoader {
     /// Manifests are small; anything larger is refused rather than held in memory.
     static let maximumBytes = 8 * 1024 * 1024
@@ -12,6 +13,8 @@ struct RemoteManifestLoader {
     static let retryDelays = [0.25, 0.5]
 
     let access: RemoteAccess
+    /// Reads the tags, chapters and cover of a URL that is one audio file.
+    var audioFileInspector: (any AudioFileInspector)?
 
     func open(_ url: URL) throws(OpeningError) -> Publication {
         let address = url.absoluteString
@@ -19,12 +22,19 @@ struct RemoteManifestLoader {
         briefly.retryDelays = Self.retryDelays
         let fetched: (data: Data, url: String)
         do {
-            fetched = try RemoteDocument.fetch(url: address, access: briefly, maximumBytes: Self.maximumBytes)
+            // Only a manifest is read whole: past its first bytes, anything else is recognized and left unread.
+            fetched = try RemoteDocument.fetch(url: address, access: briefly, maximumBytes: Self.maximumBytes) { head in
+                ContentSniffer.kind(of: head) == .json || head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            }
         } catch {
             throw OpeningError(error)
         }
         guard let object = try? JSONParser.parse(fetched.data).objectValue else {
-            throw OpeningError(.badData, path: address, message: "is not a Readium manifest (not a JSON object); raudio streams Readium Web Publication Manifests")
+            if case .audio(let mediaType) = ContentSniffer.kind(of: fetched.data.prefix(ContentSniffer.headerLength)) {
+                return InformalAudiobookParser().parse(remoteFile: URL(string: fetched.url) ?? url, mediaType: mediaType, access: access,
+                                                       inspector: audioFileInspector)
+            }
+            throw Self.notAManifest(address, head: fetched.data)
         }
         if PublicationOpener.isLCPLicense(object) {
             throw OpeningError(.unsupported, path: address, message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet")
@@ -42,5 +52,19 @@ struct RemoteManifestLoader {
             manifestData: fetched.data, container: container, manifestHref: manifestURL.lastPathComponent.isEmpty ? "manifest.json" : manifestURL.lastPathComponent,
             format: .readiumManifest, errorPath: address
         )
+    }
+
+    /// Why what `address` served cannot be opened: what it is, and what to do instead.
+    static func notAManifest(_ address: String, head: Data) -> OpeningError {
+        let what: String
+        switch ContentSniffer.kind(of: head.prefix(ContentSniffer.headerLength)) {
+        case .zip:
+            what = "is a ZIP package (an .audiobook or an EPUB), which raudio does not stream: download it (curl -LO URL) and open the file"
+        case .html:
+            what = "is a web page, not a publication (the page about a book, not its manifest or audio file?)"
+        default:
+            what = "is not a Readium manifest (not a JSON object) nor an audio file; raudio streams Readium Web Publication Manifests and audio files"
+        }
+        return OpeningError(.badData, path: address, message: what)
     }
 }

@@ -20,6 +20,41 @@ struct RemotePlayTests {
         #expect(!ranged.isEmpty && ranged.allSatisfy { $0.contains(" 206 ") && $0.contains("\"raudio/") }, "\(ranged)")
     }
 
+    /// A URL that is one audio file (`https://host/book.m4b`) is a book of one track, streamed with range
+    /// requests: its tags and chapters read remotely, the same samples as the file on disk. Only its first
+    /// bytes are taken to recognize it.
+    @Test func aRemoteAudioFileIsABookOfOneTrack() throws {
+        let fixture = try RemoteBookFixture()
+        let reference = try fixture.localRendering(of: ["01-the-storm.mp3"])
+        let url = fixture.server.url("gull-rock/01-the-storm.mp3")
+        let (result, wav) = try fixture.play(url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(RemoteBookFixture.compare(wav, reference) == nil, "\(RemoteBookFixture.compare(wav, reference) ?? "")")
+        let opened = try #require(RemoteBookFixture.events(result, type: "opened").first?["publication"]?.objectValue)
+        #expect(opened["title"] == "Chapter 1: The Storm", "its ID3 title, read over HTTP: \(opened)")
+        #expect(RemoteBookFixture.events(result, type: "track").first?["href"]?.stringValue == url)
+        #expect(RemoteBookFixture.events(result, type: "state").last?["state"] == "ended")
+
+        try fixture.server.add(URL(fileURLWithPath: try Corpus.file("audio/formats/mutagen__ep7.m4b").path), as: "ep7.m4b")
+        let info = try ProcessRunner.raudio(["info", fixture.server.url("ep7.m4b")], timeout: 60)
+        #expect(info.status == 0, "\(info.standardError)")
+        let manifest = try JSONParser.parse(Data(info.standardOutput.utf8)).objectValue
+        let toc = manifest?["toc"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue }
+        #expect(toc == [fixture.server.url("ep7.m4b") + "#t=0"], "its MP4 chapters, read over HTTP: \(info.standardOutput)")
+    }
+
+    /// What a URL serves that is neither a manifest nor an audio file is named, with what to do instead.
+    @Test func aRemotePackageOrPageIsNamedForWhatItIs() throws {
+        let fixture = try RemoteBookFixture()
+        try fixture.server.add(Corpus.projectRoot.appendingPathComponent("samples/gull-rock.audiobook"), as: "gull-rock.audiobook")
+        try fixture.server.write("<!DOCTYPE html><html><head><title>A book</title></head><body><p>Listen!</p></body></html>", as: "page.html")
+        for (path, expected) in [("gull-rock.audiobook", "is a ZIP package"), ("page.html", "is a web page")] {
+            let result = try ProcessRunner.raudio(["play", fixture.server.url(path), "--output", "null"], timeout: 60)
+            #expect(result.status == 65, "\(result.standardError)")
+            #expect(result.standardError.contains(expected), "\(result.standardError)")
+        }
+    }
+
     @Test func rangeRequestsReuseTheirConnection() throws {
         let fixture = try RemoteBookFixture()
         let (result, _) = try fixture.play(fixture.server.url("gull-rock/manifest.json"))
