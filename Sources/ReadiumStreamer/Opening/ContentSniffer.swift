@@ -25,6 +25,8 @@ public enum ContentSniffer {
         let bytes = [UInt8](header.prefix(headerLength))
         guard !bytes.isEmpty else { return .empty }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
+        // UTF-16 little-endian text's byte order mark (FF FE) is also an MPEG audio frame sync.
+        if isUTF16LittleEndianText(bytes) { return .text }
         if let audio = audioType(of: bytes) { return .audio(audio) }
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -50,6 +52,15 @@ public enum ContentSniffer {
             let lowered = rest.prefix(14).lowercased()
             return lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") && (lowered.count == 5 || !lowered.dropFirst(5).first!.isLetter)
         }
+    }
+
+    /// Whether `bytes` are UTF-16 little-endian text: its byte order mark, then characters of the first 256
+    /// of Unicode (a zero high byte), white space or printable, nearly all of the first ten.
+    static func isUTF16LittleEndianText(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: [0xFF, 0xFE]), bytes.count >= 6 else { return false }
+        let units = stride(from: 2, to: min(bytes.count - 1, 22), by: 2).map { (bytes[$0], bytes[$0 + 1]) }
+        let textual = units.filter { low, high in high == 0 && (low >= 0x20 || [0x09, 0x0A, 0x0D].contains(low)) }
+        return textual.count * 10 >= units.count * 8
     }
 
     /// Whether `bytes` look like text: a UTF-16 byte order mark, or no NUL nor control character but tab,

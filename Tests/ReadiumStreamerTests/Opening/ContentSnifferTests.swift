@@ -18,7 +18,10 @@ struct ContentSnifferTests {
     @Test func textIsRecognizedAndBinaryIsNot() {
         #expect(kind("Call me Ishmael.\r\n\tSome years ago.\u{0C}") == .text)
         #expect(kind("Ünïcödé tëxt, 日本語") == .text)
-        #expect(ContentSniffer.kind(of: Data([0xFE, 0xFF, 0x00, 0x41])) == .text)  // UTF-16 BE (FF FE, little-endian, is an MPEG frame sync)
+        #expect(ContentSniffer.kind(of: Data([0xFE, 0xFF, 0x00, 0x41])) == .text)
+        // UTF-16 little-endian: its byte order mark FF FE is also an MPEG frame sync; its text tells them apart.
+        #expect(ContentSniffer.kind(of: Data([0xFF, 0xFE] + Array("Call me Ishmael.".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })) == .text)
+        #expect(ContentSniffer.kind(of: Data([0xFF, 0xFE, 0x41, 0x00, 0x92, 0x37, 0x00, 0xA5, 0x10, 0x33, 0x00, 0x01])) == .audio(.mp3))
         #expect(ContentSniffer.kind(of: Data([0x41, 0x42, 0x00, 0x43])) == .other)
         #expect(ContentSniffer.kind(of: Data("text then \u{1B}[31m escape".utf8)) == .other)
         #expect(kind("{\"metadata\": {}}") == .json)
