@@ -28,6 +28,8 @@ null output in real time, and a real Chromium showing the page:
   bookmarks   the page's Bookmark button makes one, listed at once and after a reload (`bookmarks`); clicking it,
               or Enter on it, goes back there; in speech, one lists the sentence it quotes and a click goes back to it
   refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
+  documents   a lone text file (Project Gutenberg's layout) and an HTML page read aloud: every locator highlighted
+              exactly (100 %), the text shown as the paragraphs its locators select
 
 Usage: page-test.py --raudio PATH [--corpus DIR] [--only NAME,...] [--screenshot FILE] [--seconds S]
 Prints one line per check, then `readalong: N passed, M failed`. Exit 0 when all pass, 1 when one fails,
@@ -238,6 +240,63 @@ def check_resolve(browser, raudio, book, minimum, label):
     if percent < minimum:
         raise Failure(line)
     return line
+
+
+GUTENBERG_TEXT = """The Project Gutenberg eBook of The Last Lamp
+
+Title: The Last Lamp
+
+Author: The raudio project
+
+*** START OF THE PROJECT GUTENBERG EBOOK THE LAST LAMP ***
+
+CHAPTER 1. The Storm.
+
+On the last night of October, Mara climbed the hundred and twelve steps
+of the lighthouse. The wind pushed at the windows like a tired animal,
+and the sea below was black and loud.
+
+At nine o'clock the great lamp flickered once, and then it went out.
+
+CHAPTER 2. The Ship.
+
+Far out on the water, a small ship was looking for the light. Its captain
+had sailed these rocks for thirty years -- and he was afraid.
+
+*** END OF THE PROJECT GUTENBERG EBOOK THE LAST LAMP ***
+
+The licence, which is not read aloud.
+"""
+
+HTML_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>The Last Lamp</title></head>
+<body>
+<h1 id="storm">The Storm</h1>
+<p>On the last night of October, Mara climbed the <em>hundred and twelve</em> steps.<br>
+The wind pushed at the windows like a tired animal.</p>
+<img src="lamp.png" alt="">
+<h1 id="ship">The Ship</h1>
+<p>Far out on the water, a small ship was looking for the light.</p>
+</body>
+</html>
+"""
+
+
+def check_documents(browser, raudio):
+    """A lone text file and HTML page read aloud: every locator highlighted exactly in the page, the text shown
+    as the paragraphs its locators select."""
+    folder = tempfile.mkdtemp(prefix="raudio-page-documents-")
+    try:
+        lines = []
+        for name, content in [("last-lamp.txt", GUTENBERG_TEXT), ("last-lamp.html", HTML_PAGE)]:
+            path = os.path.join(folder, name)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(content)
+            lines.append(check_resolve(browser, raudio, path, 100.0, "resolve, %s" % name))
+        return "\n      ".join(lines)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def exact(locator, result):
@@ -759,6 +818,7 @@ def main():
         ("volume", lambda b: check_volume(b, arguments.raudio)),
         ("bookmarks", lambda b: check_bookmarks(b, arguments.raudio)),
         ("refusals", lambda b: check_refusals(arguments.raudio)),
+        ("documents", lambda b: check_documents(b, arguments.raudio)),
     ]
     if has_corpus:
         checks.append(("narration", lambda b: check_narration(b, arguments.raudio, arguments.corpus)))
