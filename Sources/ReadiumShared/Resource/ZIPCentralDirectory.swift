@@ -41,7 +41,7 @@ struct ZIPCentralDirectory {
     static let maximumDirectorySize: UInt64 = 256 << 20
 
     /// Parses the archive open as `fd`; `archiveHref` names it in errors.
-    init(fd: FileDescriptor, archiveHref: String) throws(ResourceError) {
+    init(fd: any ZIPArchiveBytes, archiveHref: String) throws(ResourceError) {
         func notZIP(_ reason: String) -> ResourceError {
             ResourceError(.badData, href: archiveHref, message: "is not a ZIP archive (\(reason))")
         }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
-/// The files of a ZIP archive (`.zab`, `.lcpa`, `.epub`, `.zip`), read without extracting them.
+/// The files of a ZIP archive (`.zab`, `.lcpa`, `.epub`, `.zip`), on disk or on a web server, read without
+/// extracting them.
 ///
 /// The central directory is read once, at `init`. Reads open the archive file per call, so the
 /// container and its resources are `Sendable` and may be read from many threads at once. STORED
@@ -18,15 +19,34 @@ public struct ZIPContainer: Container {
     public let warnings: [String]
     private let index: [String: ZIPEntryInfo]
     private let archiveSize: UInt64
+    private let source: any ZIPArchiveSource
 
     /// Reads the central directory of the archive at `url`.
     ///
     /// Throws `.notFound` for a missing file and `.badData` ("is not a ZIP archive (...)", with the
     /// archive's path as href) for an empty, truncated or non-ZIP file.
     public init(url: URL) throws(ResourceError) {
-        sourceURL = url
-        let directory = try FileDescriptor.withOpened(path: url.path, errorHref: url.path) { fd throws(ResourceError) in
-            try ZIPCentralDirectory(fd: fd, archiveHref: url.path)
+        try self.init(sourceURL: url, source: LocalZIPArchive(path: url.path))
+    }
+
+    /// Reads the central directory of the archive at a remote `url` (`https://host/book.epub`) with range
+    /// requests through `access`; its entries are read the same way, a STORED one streamed by a decoder
+    /// through the remote file's read-ahead. The server must honour `Range` (else `.unavailable`: the
+    /// whole archive would be fetched for every read).
+    public init(remote url: URL, access: RemoteAccess) throws(ResourceError) {
+        let resource = access.resource(url: url.absoluteString)
+        guard try resource.probed().acceptsRanges else {
+            throw ResourceError(.unavailable, href: url.absoluteString,
+                                message: "is served without byte ranges, so its files cannot be read in place: download it and open the file")
+        }
+        try self.init(sourceURL: url, source: RemoteZIPArchive(resource: resource))
+    }
+
+    private init(sourceURL: URL, source: any ZIPArchiveSource) throws(ResourceError) {
+        self.sourceURL = sourceURL
+        self.source = source
+        let directory = try source.withBytes { bytes throws(ResourceError) in
+            try ZIPCentralDirectory(fd: bytes, archiveHref: source.name)
         }
         entries = directory.entries.map(\.href)
         warnings = directory.warnings
@@ -53,6 +73,6 @@ public struct ZIPContainer: Container {
             throw ResourceError(.badData, href: info.href,
                                 message: "uses ZIP compression method \(info.compressionMethod); only STORED and DEFLATED are supported")
         }
-        return ZIPEntryResource(info: info, archivePath: sourceURL.path, archiveSize: archiveSize)
+        return ZIPEntryResource(info: info, source: source, archiveSize: archiveSize)
     }
 }

@@ -12,7 +12,7 @@ extension ZIPEntryResource {
     /// a full `bufferSize` of input whatever the chunk's length, so the provider always returns full,
     /// zero-padded chunks and throws once the compressed bytes are exhausted (else a truncated stream
     /// would loop forever).
-    func readDeflated(fd: FileDescriptor, offset: UInt64, wanted: Range<UInt64>, isWhole: Bool) throws(ResourceError) -> Data {
+    func readDeflated(fd: any ZIPArchiveBytes, offset: UInt64, wanted: Range<UInt64>, isWhole: Bool) throws(ResourceError) -> Data {
         let declared = info.uncompressedSize
         let compressed = info.compressedSize
         if declared > (1 << 20), declared / max(compressed, 1) > Self.maximumDeflateRatio {

@@ -12,7 +12,8 @@ import ZIPFoundation
 /// kept and served again. Safety: entries declaring more than `maximumEntrySize` are refused with
 /// `.tooLarge` for whole reads and for any DEFLATED read; inflating past the declared size (a ZIP
 /// bomb) stops at once with `.tooLarge`; a CRC-32 mismatch on a whole read is `.badData`.
-/// Thread-safe: the archive is opened per call, the cache is behind a `Locked`.
+/// Thread-safe: the archive is opened per call, the cache is behind a `Locked`. In a remote archive
+/// (`ZIPContainer(remote:access:)`) each read is a range request.
 public final class ZIPEntryResource: Resource {
     /// Entries whose declared uncompressed size is above this are refused (2 GiB).
     public static let maximumEntrySize: UInt64 = 2 << 30
@@ -23,18 +24,19 @@ public final class ZIPEntryResource: Resource {
     static let inflateChunkSize = 64 << 10
 
     let info: ZIPEntryInfo
-    let archivePath: String
+    let source: any ZIPArchiveSource
     let archiveSize: UInt64
     private let dataOffset = Locked<UInt64?>(nil)
     private let window = Locked<(start: UInt64, bytes: Data)?>(nil)
 
-    init(info: ZIPEntryInfo, archivePath: String, archiveSize: UInt64) {
+    init(info: ZIPEntryInfo, source: any ZIPArchiveSource, archiveSize: UInt64) {
         self.info = info
-        self.archivePath = archivePath
+        self.source = source
         self.archiveSize = archiveSize
     }
 
     public var href: String { info.href }
+    public var isRemote: Bool { source.isRemote }
     public var isRandomAccessCheap: Bool { info.compressionMethod == ZIPEntryInfo.stored }
 
     /// Whether the entry is DEFLATED (rather than STORED) in the archive.
@@ -52,7 +54,7 @@ public final class ZIPEntryResource: Resource {
                 throw ResourceError(.tooLarge, href: href, message: "declares \(size) bytes, over the limit of \(Self.maximumEntrySize)")
             }
         }
-        return try FileDescriptor.withOpened(path: archivePath, errorHref: archivePath) { fd throws(ResourceError) in
+        return try source.withBytes { fd throws(ResourceError) in
             let offset = try dataOffset(fd)
             if isCompressed {
                 return try readDeflated(fd: fd, offset: offset, wanted: wanted, isWhole: isWhole)
@@ -87,7 +89,7 @@ public final class ZIPEntryResource: Resource {
         }
         guard offset < size, buffer.count > 0 else { return 0 }
         let wanted = Int(min(UInt64(buffer.count), size - offset))
-        return try FileDescriptor.withOpened(path: archivePath, errorHref: archivePath) { fd throws(ResourceError) in
+        return try source.withBytes { fd throws(ResourceError) in
             let start = try dataOffset(fd)
             let got = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: start + offset)
             guard got == wanted else {
@@ -102,17 +104,12 @@ public final class ZIPEntryResource: Resource {
     public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
         let size = info.uncompressedSize
         guard !isCompressed, info.compressedSize == size else { return PassThroughReadSession(resource: self) }
-        let descriptor = try FileDescriptor.opened(path: archivePath, errorHref: archivePath)
-        do {
-            return OpenFileReadSession(descriptor: descriptor, base: try dataOffset(descriptor), limit: size, truncationHref: href)
-        } catch {
-            descriptor.close()
-            throw error
-        }
+        let base = try source.withBytes { fd throws(ResourceError) in try dataOffset(fd) }
+        return try source.openSession(base: base, limit: size, truncationHref: href)
     }
 
     /// The offset of the entry's data: its local header offset + 30 + name length + extra length.
-    private func dataOffset(_ fd: FileDescriptor) throws(ResourceError) -> UInt64 {
+    private func dataOffset(_ fd: any ZIPArchiveBytes) throws(ResourceError) -> UInt64 {
         if let known = dataOffset.withLock({ $0 }) { return known }
         let header = try fd.read(at: info.localHeaderOffset, count: 30)
         guard header.count == 30, header.le32(0) == ZIPCentralDirectory.localSignature else {

@@ -42,7 +42,12 @@ public struct PublicationOpener: Sendable {
             guard let remoteAccess else {
                 throw OpeningError(.unsupported, path: url.absoluteString, message: "is a remote URL, and this opener reads local files only")
             }
-            return try RemoteManifestLoader(access: remoteAccess, audioFileInspector: audioFileInspector).open(url)
+            // A remote package's documents are read when reached, not all at opening (a request each).
+            var remote = self
+            remote.checksContentDocuments = false
+            return try RemoteManifestLoader(access: remoteAccess, audioFileInspector: audioFileInspector) { container throws(OpeningError) in
+                try remote.open(container: container, kindDescription: "ZIP archive")
+            }.open(url)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {

@@ -4,8 +4,9 @@ import ReadiumShared
 
 /// Opens a publication from its remote manifest (`https://host/book/manifest.json`): a Readium Web
 /// Publication Manifest or a W3C Audiobooks manifest (`publication.json`), whose resources are fetched
-/// over HTTP, relative to the manifest's URL; or from one remote audio file (`https://host/book.m4b`),
-/// recognized by its first bytes and streamed as a one-track book.
+/// over HTTP, relative to the manifest's URL; from one remote audio file (`https://host/book.m4b`),
+/// recognized by its first bytes and streamed as a one-track book; or from a remote ZIP package (an
+/// `.audiobook`, an EPUB), read in place with range requests (`ZIPContainer(remote:access:)`).
 struct RemoteManifestLoader {
     /// Manifests are small; anything larger is refused rather than held in memory.
     static let maximumBytes = 8 * 1024 * 1024
@@ -15,6 +16,8 @@ struct RemoteManifestLoader {
     let access: RemoteAccess
     /// Reads the tags, chapters and cover of a URL that is one audio file.
     var audioFileInspector: (any AudioFileInspector)?
+    /// Opens the container of a URL that is a ZIP package (an `.audiobook`, an EPUB), as a local package is.
+    var openPackage: (any Container) throws(OpeningError) -> Publication
 
     func open(_ url: URL) throws(OpeningError) -> Publication {
         let address = url.absoluteString
@@ -30,9 +33,19 @@ struct RemoteManifestLoader {
             throw OpeningError(error)
         }
         guard let object = try? JSONParser.parse(fetched.data).objectValue else {
-            if case .audio(let mediaType) = ContentSniffer.kind(of: fetched.data.prefix(ContentSniffer.headerLength)) {
+            let kind = ContentSniffer.kind(of: fetched.data.prefix(ContentSniffer.headerLength))
+            if case .audio(let mediaType) = kind {
                 return InformalAudiobookParser().parse(remoteFile: URL(string: fetched.url) ?? url, mediaType: mediaType, access: access,
                                                        inspector: audioFileInspector)
+            }
+            if kind == .zip {
+                let container: ZIPContainer
+                do {
+                    container = try ZIPContainer(remote: URL(string: fetched.url) ?? url, access: access)
+                } catch {
+                    throw OpeningError(error)
+                }
+                return try openPackage(container)
             }
             throw Self.notAManifest(address, head: fetched.data)
         }
@@ -58,12 +71,10 @@ struct RemoteManifestLoader {
     static func notAManifest(_ address: String, head: Data) -> OpeningError {
         let what: String
         switch ContentSniffer.kind(of: head.prefix(ContentSniffer.headerLength)) {
-        case .zip:
-            what = "is a ZIP package (an .audiobook or an EPUB), which raudio does not stream: download it (curl -LO URL) and open the file"
         case .html:
             what = "is a web page, not a publication (the page about a book, not its manifest or audio file?)"
         default:
-            what = "is not a Readium manifest (not a JSON object) nor an audio file; raudio streams Readium Web Publication Manifests and audio files"
+            what = "is not a Readium manifest (not a JSON object), a package nor an audio file; raudio streams manifests, ZIP packages and audio files"
         }
         return OpeningError(.badData, path: address, message: what)
     }
