@@ -104,7 +104,9 @@ struct ReadAlongSite: Sendable {
         let length: UInt64
         do {
             resource = try publication.resource(at: href)
-            if resource.isRemote { return Self.redirect(to: resource.href, for: encodedHref) }
+            // A remote file is fetched by the browser itself; a file inside a remote package (no URL of its
+            // own) is read in place like the player reads it, from the package the listener opened.
+            if resource.isRemote, Href.isRemote(resource.href) { return Self.redirect(to: resource.href, for: encodedHref) }
             length = try resource.length()
         } catch {
             return .notFound("/publication/\(encodedHref) (\(error))")

@@ -72,6 +72,24 @@ import Testing
         #expect(try iterator.next()?.locator.locations.cssSelector == "#line-2")
     }
 
+    /// A page of a remote EPUB has no URL of its own: it is read in place from the package the listener
+    /// opened (range requests to the package's URL), while a remote manifest's file is a redirect.
+    @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipMessage))
+    func aFileOfARemotePackageIsReadInPlaceForThePage() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try server.add(URL(fileURLWithPath: SpeakCommandTests.sampleEPUB), as: "lighthouse.epub")
+        let opener = PublicationOpener(checksContentDocuments: false, remoteAccess: RemoteAccessSetup.access)
+        let publication = try opener.open(url: try #require(URL(string: server.url("lighthouse.epub"))))
+        let site = ReadAlongSite(publication: publication, pageFolder: site.pageFolder)
+        let chapter = site.response(to: "/publication/EPUB/chapter-1.xhtml")
+        #expect(chapter.status == 200 && chapter.isPublicationContent)
+        let stream = try #require(chapter.stream)
+        #expect(String(decoding: try stream.resource.read(range: stream.range), as: UTF8.self).contains("She watched it until the rain hid everything."))
+        // Its bytes came from the package's URL, by range (the sample is smaller than the first range read).
+        #expect(server.accessLog.contains { $0.contains("lighthouse.epub") && $0.contains(" 206 ") }, "\(server.accessLog)")
+    }
+
     @Test func withoutAPublicationOnlyThePageIsServed() {
         let bare = ReadAlongSite(publication: nil, pageFolder: site.pageFolder)
         #expect(bare.response(to: "/").status == 200)
