@@ -50,6 +50,11 @@ struct BookRenderRun {
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
             throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (raudio render reads EPUBs, HTML pages and text files)")
         }
+        if Href.isRemote(command.path), let epub = outputs.first(where: { $0.format == .epub3 }) {
+            // The book is rewritten from its file: a remote one would fail only after the whole synthesis.
+            throw CommandFailure(.usage, code: "usage", message: "--to epub3 \(epub.path): \(command.path) is a remote book; the read-aloud EPUB is made "
+                                 + "from the book's file: download it (curl -LO URL) and render the file (--to m4b and audiobook read it in place)")
+        }
         if !publication.mediaType.matches(.epub), let epub = outputs.first(where: { $0.format == .epub3 }) {
             throw CommandFailure(.usage, code: "usage", message: "--to epub3 \(epub.path): \(command.path) is not an EPUB (\(publication.mediaType)), "
                                  + "and only an EPUB gets Media Overlays; render it with --to m4b or --to audiobook")

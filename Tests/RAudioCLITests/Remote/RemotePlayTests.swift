@@ -58,6 +58,10 @@ struct RemotePlayTests {
         let requests = fixture.server.accessLog.filter { $0.contains("gull-rock.audiobook") }
         #expect(requests.count > 2 && requests.dropFirst().allSatisfy { $0.contains(" 206 ") }, "\(requests)")
 
+        // A read-aloud EPUB is made from the book's file: refused before any synthesis, saying to download it.
+        let render = try ProcessRunner.raudio(["render", fixture.server.url("lighthouse.epub"), "--to", "epub3", fixture.folder.path("out.epub")], timeout: 60)
+        #expect(render.status == 64 && render.standardError.contains("download it"), "\(render.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("out.epub")))
         let local = try ProcessRunner.raudio(["text", SpeakCommandTests.sampleEPUB])
         let remote = try ProcessRunner.raudio(["text", fixture.server.url("lighthouse.epub")], timeout: 60)
         #expect(remote.status == 0, "\(remote.standardError)")
