@@ -53,7 +53,7 @@ struct TextCommand: ParsableCommand {
         // The opener's service (an EPUB's, a text file's with the user's language), else one of its own.
         let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
             ?? EPUBContentService(publication: publication, languageIdentifier: TextCatLanguageIdentifier.shared)
-        let start = try startLocator(service: service)
+        let start = try startLocator(service: service, publication: publication)
         let content: any Content
         do {
             content = try service.content(from: start)
@@ -96,7 +96,7 @@ struct TextCommand: ParsableCommand {
     }
 
     /// The `--from` option as a locator: JSON, or a percentage turned into a locator by the service.
-    private func startLocator(service: EPUBContentService) throws -> Locator? {
+    private func startLocator(service: EPUBContentService, publication: Publication) throws -> Locator? {
         guard let from = from?.trimmingCharacters(in: .whitespaces), !from.isEmpty else { return nil }
         if from.hasSuffix("%") {
             guard let percent = Double(from.dropLast()), (0...100).contains(percent) else {
@@ -104,10 +104,13 @@ struct TextCommand: ParsableCommand {
             }
             return service.locator(atTotalProgression: percent / 100)
         }
+        if !from.hasPrefix("{") {
+            return try StartPosition.locator(href: from, in: publication).get()
+        }
         do {
             return try Locator(jsonString: from, source: "--from")
         } catch {
-            throw CommandFailure.usage("--from: \(error); give a Locator as JSON or a percentage such as 42%")
+            throw CommandFailure.usage("--from: \(error); give a Locator as JSON, a percentage such as 42% or a file of the reading order")
         }
     }
 

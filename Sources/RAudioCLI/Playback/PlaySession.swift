@@ -80,7 +80,7 @@ struct PlaySession {
         let status = try await SessionDriver(writer: writer, keepOpen: options.keepOpen, memory: memory, sleep: options.sleepRequest, settings: settings,
                                              chapters: chapters, publication: publication, frontEnds: .make(options: options, mode: .audiobook, chapters: chapters, publication: publication),
                                              bufferedSeconds: { [publication] locator in RemoteAccessSetup.bufferedSeconds(in: publication, at: locator) }).run(navigator, opened: opened) {
-            await applyStartPosition(to: navigator, memory: memory, chapters: chapters)
+            await applyStartPosition(to: navigator, publication: publication, memory: memory, chapters: chapters)
         }
         // A track still waiting on a slow server must not hold the close up.
         RemoteAccessSetup.cancellation.cancel()
@@ -117,9 +117,12 @@ struct PlaySession {
                 await memory?.resumeSayingWhere(navigator, chapters: chapters)
                 return nil
             }
-            if case .start = from { return nil }
-            guard case .locatorJSON(let text) = from else { return "--from: a narrated book starts from a locator (JSON), not a time or percentage" }
-            return await go(navigator, toLocatorJSON: text)
+            switch from {
+            case .start: return nil
+            case .locatorJSON(let text): return await go(navigator, toLocatorJSON: text)
+            case .href(let text): return await go(navigator, toHref: text, in: publication)
+            case .seconds, .percentage: return "--from: a narrated book starts from a locator (JSON) or a file of its reading order, not a time or percentage"
+            }
         }
         RemoteAccessSetup.cancellation.cancel()
         await navigator.close()
@@ -161,7 +164,7 @@ struct PlaySession {
     }
 
     /// Moves to `--from` before playing; returns a message when it is unusable.
-    private func applyStartPosition(to navigator: AudioNavigator, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
+    private func applyStartPosition(to navigator: AudioNavigator, publication: Publication, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
         guard let from = options.from else {
             await memory?.resumeSayingWhere(navigator, chapters: chapters)
             return nil
@@ -183,8 +186,25 @@ struct PlaySession {
             }
         case .locatorJSON(let text):
             return await go(navigator, toLocatorJSON: text)
+        case .href(let text):
+            return await go(navigator, toHref: text, in: publication)
         }
         return nil
+    }
+
+    /// Goes to the `--from` file of the reading order (with its fragment); returns a message when there is none.
+    private func go(_ navigator: some Navigator, toHref text: String, in publication: Publication) async -> String? {
+        switch StartPosition.locator(href: text, in: publication) {
+        case .failure(let failure):
+            return failure.message
+        case .success(let locator):
+            do {
+                try await navigator.go(to: locator)
+            } catch {
+                return "--from \(text): \(error)"
+            }
+            return nil
+        }
     }
 
     /// Goes to the `--from` locator given as JSON; returns a message when it is unusable.

@@ -4,6 +4,7 @@ import Foundation
 import RAudioEngine
 import RAudioPlayer
 import RAudioState
+import ReadiumShared
 
 /// The options every streaming command shares (`play` and `speak`).
 struct PlaybackOptions: ParsableArguments {
@@ -11,7 +12,7 @@ struct PlaybackOptions: ParsableArguments {
     var output: OutputChoice = .pulse
 
     @Option(help: ArgumentHelp(
-        "Where to start: a Readium Locator as JSON, a percentage such as 42%, or `start` (raudio play also takes a time in the publication, seconds or h:mm:ss; speech has no timeline); by default where the book was left.",
+        "Where to start: a Readium Locator as JSON, a percentage such as 42%, a file of the reading order (OPS/chapter_003.xhtml#id, as raudio info shows it), or `start` (raudio play also takes a time in the publication, seconds or h:mm:ss; speech has no timeline); by default where the book was left.",
         valueName: "position"))
     var from: StartPosition?
 
@@ -177,13 +178,16 @@ enum OutputChoice: ExpressibleByArgument, Equatable {
     }
 }
 
-/// `--from`: a locator, a time, or a percentage of the publication.
+/// `--from`: a locator, a time, a percentage of the publication, or a file of its reading order.
 enum StartPosition: ExpressibleByArgument, Equatable {
     /// `--from start`: the beginning, whatever the listening state remembers.
     case start
     case locatorJSON(String)
     case seconds(Double)
     case percentage(Double)
+    /// `--from OPS/chapter_003.xhtml#id`, `--from track.mp3#t=120`: a file of the reading order (its href as
+    /// `raudio info` shows it, or its name alone when no other file has it), with a fragment.
+    case href(String)
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)
@@ -198,8 +202,33 @@ enum StartPosition: ExpressibleByArgument, Equatable {
             self = .percentage(value)
         } else if let seconds = TimeParser.seconds(Substring(text)) {
             self = .seconds(seconds)
+        } else if !text.isEmpty {
+            self = .href(text)
         } else {
             return nil
         }
+    }
+
+    /// The locator of `--from HREF[#FRAGMENT]` in `publication`, or why there is none.
+    static func locator(href text: String, in publication: Publication) -> Result<Locator, CommandFailure> {
+        let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0])
+        let fragment = parts.count > 1 ? String(parts[1]) : nil
+        let readingOrder = publication.readingOrder
+        let normalized = { (href: String) in (try? Href(href).path) ?? href }
+        var matches = readingOrder.filter { normalized($0.hrefWithoutFragment) == normalized(path) }
+        if matches.isEmpty {
+            // A file's name alone, when only one file of the reading order has it.
+            let named = readingOrder.filter { ($0.hrefWithoutFragment as NSString).lastPathComponent == path }
+            if Set(named.map(\.hrefWithoutFragment)).count == 1 { matches = named }
+        }
+        guard let link = matches.first else {
+            let known = readingOrder.prefix(3).map(\.hrefWithoutFragment).joined(separator: ", ")
+            return .failure(.usage("--from \(text): not a file of the book's reading order (\(known)\(readingOrder.count > 3 ? ", …" : "")), "
+                                   + "nor a Locator as JSON, a percentage or a time; `raudio info --human` lists its files"))
+        }
+        var locator = Locator(href: link.hrefWithoutFragment, type: link.type ?? "application/octet-stream", title: link.title)
+        if let fragment, !fragment.isEmpty { locator.locations.fragments = [fragment] }
+        return .success(locator)
     }
 }

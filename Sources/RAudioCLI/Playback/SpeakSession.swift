@@ -78,7 +78,7 @@ struct SpeakSession {
             let status = try await SessionDriver(writer: writer, keepOpen: command.options.keepOpen, memory: memory, sleep: command.options.sleepRequest,
                                                  settings: settings, chapters: chapters, publication: publication, frontEnds: frontEnds)
                 .run(synthesizer, opened: PlayerEvent.opened(publication, duration: nil)) {
-                    await moveToStart(synthesizer, service: service, memory: memory, chapters: chapters)
+                    await moveToStart(synthesizer, publication: publication, service: service, memory: memory, chapters: chapters)
                 }
             await synthesizer.close()
             SpeechEngineSetup.stopWorkers(of: engine)
@@ -112,7 +112,9 @@ struct SpeakSession {
     }
 
     /// Plans from `--from`; returns a message when it is unusable.
-    private func moveToStart(_ synthesizer: PublicationSpeechSynthesizer, service: EPUBContentService?, memory: ListeningMemory?, chapters: ChapterMap) async -> String? {
+    private func moveToStart(
+        _ synthesizer: PublicationSpeechSynthesizer, publication: Publication, service: EPUBContentService?, memory: ListeningMemory?, chapters: ChapterMap
+    ) async -> String? {
         let locator: Locator
         switch command.options.from {
         case nil:
@@ -132,6 +134,11 @@ struct SpeakSession {
                 locator = try Locator(jsonString: text, source: "--from")
             } catch {
                 return "--from: \(error.message)"
+            }
+        case .href(let text)?:
+            switch StartPosition.locator(href: text, in: publication) {
+            case .success(let found): locator = found
+            case .failure(let failure): return failure.message
             }
         }
         do {
