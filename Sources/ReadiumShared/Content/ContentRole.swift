@@ -29,6 +29,15 @@ public enum ContentRole: Sendable, Hashable, CustomStringConvertible {
     case audio
     case video
 
+    /// Whether it is content beside the main flow (a note, an aside): its role is the role of everything
+    /// inside it, a heading or a list of a note included, so that skipping notes skips their headings too.
+    public var isBesideTheFlow: Bool {
+        switch self {
+        case .footnote, .endnote, .aside: true
+        default: false
+        }
+    }
+
     /// The stable lowercase name of the role.
     public var name: String {
         switch self {

@@ -230,7 +230,9 @@ final class HTMLContentWalker {
         guard !cleaned.isEmpty else { return }
         dropped += cleaned[0].trimLeadingWhitespace()
         cleaned[cleaned.count - 1].trimTrailingWhitespace()
-        let role = stack.reversed().lazy.compactMap(\.role).first ?? .body
+        // The innermost role, unless the text is inside a note or an aside: then that (its heading is part of it).
+        let roles = stack.reversed().lazy.compactMap(\.role)
+        let role = roles.first(where: \.isBesideTheFlow) ?? roles.first ?? .body
         let block = stack.last(where: \.isBlock) ?? stack.last
         let located = Self.split(inlineRuns.map { .init(role: $0.role, range: ($0.range.lowerBound - dropped)..<($0.range.upperBound - dropped)) },
                                  over: cleaned.map(\.text.count))

@@ -49,6 +49,7 @@ enum HTMLElementRules {
 
     /// The role `element` gives the text inside it, or nil when it gives none (a `p`, a `div`).
     static func role(of element: XMLElement) -> ContentRole? {
+        if isProjectGutenbergBoilerplate(element) { return .aside }
         let types = semanticTypes(of: element)
         if types.contains(where: { $0 == "pagebreak" || $0 == "doc-pagebreak" }) { return .pageBreak }
         if types.contains(where: { ["footnote", "footnotes", "doc-footnote", "note"].contains($0) }) { return .footnote }
@@ -67,6 +68,14 @@ enum HTMLElementRules {
             if types.contains(where: { $0 == "sidebar" || $0 == "doc-sidebar" }) { return .aside }
             return nil
         }
+    }
+
+    /// Whether `element` is Project Gutenberg's licence header or footer, which its ebookmaker puts in every
+    /// book it makes (`<section class="pg-boilerplate pgheader" id="pg-header">`, `pg-footer`,
+    /// `pg-machine-header`): an aside, which `speak` skips unless `--skip` says otherwise.
+    static func isProjectGutenbergBoilerplate(_ element: XMLElement) -> Bool {
+        if let id = element.attribute("id"), ["pg-header", "pg-footer", "pg-machine-header"].contains(id) { return true }
+        return element.attribute("class")?.split(separator: " ").contains("pg-boilerplate") == true
     }
 
     /// How many elements of the tree under `root` (itself included) carry each `id`: a `#id` selector

@@ -59,6 +59,23 @@ import Testing
         #expect(elements.filter(\.role.isSkippable).count == 5)
     }
 
+    /// A note's or an aside's heading and list items are part of it: skipping notes skips their headings.
+    /// Project Gutenberg's licence header and footer are asides.
+    @Test func whatIsInsideANoteOrAnAsideHasItsRole() throws {
+        let elements = try extract("""
+        <section class="pg-boilerplate pgheader" id="pg-header"><h2>The Project Gutenberg eBook of X</h2><p>Use it freely.</p></section>
+        <h1>Chapter 1</h1><blockquote><p>Quoted</p></blockquote>
+        <section epub:type="endnotes"><h2>Notes</h2><ol><li>First note.</li></ol></section>
+        <aside><h3>Sidebar title</h3><table><tr><td>Cell</td></tr></table></aside>
+        <div id="pg-footer"><p>The licence.</p></div>
+        """)
+        let roles = elements.compactMap { $0 as? TextContentElement }.map { "\($0.role.name):\($0.text)" }
+        #expect(roles == [
+            "aside:The Project Gutenberg eBook of X", "aside:Use it freely.", "heading:Chapter 1", "quote:Quoted",
+            "endnote:Notes", "endnote:First note.", "aside:Sidebar title", "aside:Cell", "aside:The licence.",
+        ])
+    }
+
     @Test func languageChangesStartSegmentsAndAreInherited() throws {
         let elements = try extract("""
         <p>Summer surprised us. <span xml:lang="de">Bin gar keine Russin, <em>stamm' aus Litauen</em></span>, echt deutsch.</p>
