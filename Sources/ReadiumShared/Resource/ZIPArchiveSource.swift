@@ -20,8 +20,11 @@ protocol ZIPArchiveSource: Sendable {
     var isRemote: Bool { get }
     /// Runs `body` with the archive open.
     func withBytes<T>(_ body: (any ZIPArchiveBytes) throws(ResourceError) -> T) throws(ResourceError) -> T
-    /// A read session over `limit` bytes of the archive from `base` (a STORED entry's data), for one reader.
-    func openSession(base: UInt64, limit: UInt64, truncationHref: String) throws(ResourceError) -> any ResourceReadSession
+    /// A read session over `limit` bytes of the archive from the offset `base` finds in it (a STORED entry's
+    /// data), for one reader; the archive is opened once for both.
+    func openSession(
+        limit: UInt64, truncationHref: String, base: (any ZIPArchiveBytes) throws(ResourceError) -> UInt64
+    ) throws(ResourceError) -> any ResourceReadSession
 }
 
 /// An archive on disk, opened per call.
@@ -35,8 +38,16 @@ struct LocalZIPArchive: ZIPArchiveSource {
         try FileDescriptor.withOpened(path: path, errorHref: path) { descriptor throws(ResourceError) in try body(descriptor) }
     }
 
-    func openSession(base: UInt64, limit: UInt64, truncationHref: String) throws(ResourceError) -> any ResourceReadSession {
-        OpenFileReadSession(descriptor: try FileDescriptor.opened(path: path, errorHref: path), base: base, limit: limit, truncationHref: truncationHref)
+    func openSession(
+        limit: UInt64, truncationHref: String, base: (any ZIPArchiveBytes) throws(ResourceError) -> UInt64
+    ) throws(ResourceError) -> any ResourceReadSession {
+        let descriptor = try FileDescriptor.opened(path: path, errorHref: path)
+        do {
+            return OpenFileReadSession(descriptor: descriptor, base: try base(descriptor), limit: limit, truncationHref: truncationHref)
+        } catch {
+            descriptor.close()
+            throw error
+        }
     }
 }
 
@@ -53,8 +64,10 @@ struct RemoteZIPArchive: ZIPArchiveSource, ZIPArchiveBytes {
         try body(self)
     }
 
-    func openSession(base: UInt64, limit: UInt64, truncationHref: String) throws(ResourceError) -> any ResourceReadSession {
-        OffsetReadSession(inner: try resource.openReadSession(), base: base, limit: limit, truncationHref: truncationHref)
+    func openSession(
+        limit: UInt64, truncationHref: String, base: (any ZIPArchiveBytes) throws(ResourceError) -> UInt64
+    ) throws(ResourceError) -> any ResourceReadSession {
+        OffsetReadSession(inner: try resource.openReadSession(), base: try base(self), limit: limit, truncationHref: truncationHref)
     }
 
     func size() throws(ResourceError) -> UInt64 { try resource.length() }

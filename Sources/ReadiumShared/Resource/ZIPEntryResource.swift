@@ -104,8 +104,7 @@ public final class ZIPEntryResource: Resource {
     public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
         let size = info.uncompressedSize
         guard !isCompressed, info.compressedSize == size else { return PassThroughReadSession(resource: self) }
-        let base = try source.withBytes { fd throws(ResourceError) in try dataOffset(fd) }
-        return try source.openSession(base: base, limit: size, truncationHref: href)
+        return try source.openSession(limit: size, truncationHref: href) { fd throws(ResourceError) in try dataOffset(fd) }
     }
 
     /// The offset of the entry's data: its local header offset + 30 + name length + extra length.

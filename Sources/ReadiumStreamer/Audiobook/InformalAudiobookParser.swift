@@ -51,11 +51,10 @@ public struct InformalAudiobookParser: Sendable {
     public func parse(singleFile url: URL, mediaType: MediaType, inspector: (any AudioFileInspector)? = nil) -> Publication {
         let name = url.lastPathComponent
         let (description, warnings) = Self.describe(FileResource(url: url, href: name), name: name, inspector: inspector)
-        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
-        let container = SingleFileContainer(url: url, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
-        let href = (try? Href(container.href, decodingPercentEscapes: false).string) ?? container.href
-        return publication(of: description, warnings: warnings, href: href, container: container, coverHref: coverHref, mediaType: mediaType,
-                           untitled: url.deletingPathExtension().lastPathComponent)
+        let href = (try? Href(name, decodingPercentEscapes: false).string) ?? name
+        return publication(of: description, warnings: warnings, href: href, mediaType: mediaType, untitled: url.deletingPathExtension().lastPathComponent) {
+            SingleFileContainer(url: url, extracted: $0)
+        }
     }
 
     /// A publication of one remote audio file (`https://host/book.m4b`), streamed as a remote manifest's
@@ -65,10 +64,9 @@ public struct InformalAudiobookParser: Sendable {
         let address = url.absoluteString
         let name = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
         let (description, warnings) = Self.describe(access.resource(url: address), name: address, inspector: inspector)
-        let coverHref = description.cover.map { "cover." + Self.pictureExtension($0.mediaType) }
-        let container = SingleFileContainer(remote: url, access: access, extracted: coverHref.flatMap { href in description.cover.map { [href: $0.data] } } ?? [:])
-        return publication(of: description, warnings: warnings, href: address, container: container, coverHref: coverHref, mediaType: mediaType,
-                           untitled: (name as NSString).deletingPathExtension)
+        return publication(of: description, warnings: warnings, href: address, mediaType: mediaType, untitled: (name as NSString).deletingPathExtension) {
+            SingleFileContainer(remote: url, access: access, extracted: $0)
+        }
     }
 
     /// The tags, chapters and cover of `resource`, and what was wrong with them; nothing without an inspector.
@@ -88,10 +86,14 @@ public struct InformalAudiobookParser: Sendable {
         return (description, warnings)
     }
 
+    /// The publication of the file at `href` that `description` tells of, in the container `makeContainer` makes
+    /// around it with its cover picture as a resource (`cover.jpg`: its bytes).
     private func publication(
-        of description: AudioFileDescription, warnings: [ParsingWarning], href: String, container: SingleFileContainer, coverHref: String?,
-        mediaType: MediaType, untitled: String
+        of description: AudioFileDescription, warnings: [ParsingWarning], href: String, mediaType: MediaType, untitled: String,
+        makeContainer: ([String: Data]) -> SingleFileContainer
     ) -> Publication {
+        let cover = description.cover.map { (href: "cover." + Self.pictureExtension($0.mediaType), picture: $0) }
+        let container = makeContainer(cover.map { [$0.href: $0.picture.data] } ?? [:])
         let title = description.title ?? description.album ?? untitled
         let link = Link(href: href, type: mediaType.string, title: title, duration: description.duration)
         var contributors: [String: [Contributor]] = [:]
@@ -106,9 +108,7 @@ public struct InformalAudiobookParser: Sendable {
             description: description.description, duration: description.duration
         )
         let toc = description.chapters.isEmpty ? [link] : Self.tableOfContents(description.chapters, href: href)
-        let resources = zip(coverHref.map { [$0] } ?? [], description.cover.map { [$0] } ?? []).map { coverHref, cover in
-            Link(href: coverHref, type: cover.mediaType.string, rels: ["cover"])
-        }
+        let resources = cover.map { [Link(href: $0.href, type: $0.picture.mediaType.string, rels: ["cover"])] } ?? []
         let manifest = Manifest(metadata: metadata, readingOrder: [link], resources: resources, tableOfContents: toc)
         return Publication(manifest: manifest, container: container, mediaType: mediaType, protection: description.protection, warnings: warnings)
     }

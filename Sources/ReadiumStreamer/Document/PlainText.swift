@@ -45,10 +45,10 @@ public enum PlainText {
         public var id: String { "line-\(line)" }
 
         /// Whether it is a heading: one short line that names a chapter, part, book… with a number
-        /// (`CHAPTER 1. Loomings.`, `Chapitre trois`, `BOOK IV`), or a number alone (`XIV.`, `12`). Those
-        /// around the book are not chapters (`xhtml(of:)` and the table of contents leave them out).
+        /// (`CHAPTER 1. Loomings.`, `Chapitre trois`, `BOOK IV`), or a number alone (`XIV.`, `12`); never one
+        /// around the book (those are not chapters).
         public var isHeading: Bool {
-            guard !text.contains("\n") else { return false }
+            guard !isAroundTheBook, !text.contains("\n") else { return false }
             let words = text.split(whereSeparator: \.isWhitespace)
             guard let first = words.first, words.count <= 8, text.count <= 80 else { return false }
             let number = { (word: Substring) -> Bool in
@@ -136,7 +136,7 @@ public enum PlainText {
                 document += inAside ? "</aside>\n" : "<aside>\n"
                 inAside.toggle()
             }
-            let name = paragraph.isHeading && !paragraph.isAroundTheBook ? "h2" : "p"
+            let name = paragraph.isHeading ? "h2" : "p"
             document += "<\(name) id=\"\(paragraph.id)\">" + escaped(paragraph.text) + "</\(name)>\n"
         }
         if inAside { document += "</aside>\n" }

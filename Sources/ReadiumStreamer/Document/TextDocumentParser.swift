@@ -32,10 +32,9 @@ public struct TextDocumentParser: Sendable {
             throw OpeningError(error)
         }
         let name = url.deletingPathExtension().lastPathComponent
+        let mediaType: MediaType = !isHTML ? .text : ["xhtml", "xht"].contains(url.pathExtension.lowercased()) ? .xhtml : .html
         let manifest: Manifest
         if isHTML {
-            let fileExtension = url.pathExtension.lowercased()
-            let mediaType: MediaType = fileExtension == "xhtml" || fileExtension == "xht" ? .xhtml : .html
             let document: XMLDocument
             do {
                 document = try XMLDocument(data: data, href: href, mode: mediaType == .xhtml ? .recovering : .html)
@@ -47,12 +46,11 @@ public struct TextDocumentParser: Sendable {
         } else {
             manifest = Self.manifest(ofText: PlainText.decode(data), href: href, name: name)
         }
-        let mediaType: MediaType = isHTML ? (manifest.readingOrder.first?.mediaType ?? .html) : .text
         let publication = Publication(manifest: manifest, container: container, mediaType: mediaType)
         return EPUBContentService.attach(to: publication, languageIdentifier: languageIdentifier, fallbackLanguage: Self.userLanguage())
     }
 
-    /// Lines of a text's top where `Title:` and `Author:` are looked for.
+    /// Lines of a text's top where `Title:`, `Author:` and `Language:` are looked for.
     static let headerLines = 60
 
     static func manifest(ofText text: String, href: String, name: String) -> Manifest {
@@ -68,7 +66,7 @@ public struct TextDocumentParser: Sendable {
         let authors = fields["Author"].map { [Contributor(name: .plain($0))] }
         let language = fields["Language"].flatMap(languageCode(named:))
         let metadata = Metadata(title: .plain(title), languages: language.map { [$0] } ?? [], contributors: authors.map { ["author": $0] } ?? [:])
-        let toc = PlainText.paragraphs(of: text).filter { $0.isHeading && !$0.isAroundTheBook }.map { heading in
+        let toc = PlainText.paragraphs(of: text).filter(\.isHeading).map { heading in
             Link(href: href + "#" + heading.id, type: MediaType.text.string, title: heading.text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
         }
         return Manifest(metadata: metadata, readingOrder: [link], tableOfContents: toc.isEmpty ? [link] : toc)

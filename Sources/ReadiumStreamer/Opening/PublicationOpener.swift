@@ -62,7 +62,8 @@ public struct PublicationOpener: Sendable {
         } catch {
             throw OpeningError(error)
         }
-        switch ContentSniffer.kind(of: header) {
+        let kind = ContentSniffer.kind(of: header)
+        switch kind {
         case .empty:
             throw OpeningError(.badData, path: url.path, message: "is an empty file, not a publication")
         case .zip:
@@ -72,7 +73,7 @@ public struct PublicationOpener: Sendable {
         case .audio(let mediaType):
             return InformalAudiobookParser().parse(singleFile: url, mediaType: mediaType, inspector: audioFileInspector)
         case .html, .text:
-            let isHTML = ContentSniffer.kind(of: header) == .html
+            let isHTML = kind == .html
             let fileExtension = url.pathExtension.lowercased()
             guard !Self.packageOrAudioExtensions.contains(fileExtension) else {
                 // Audio whose first kilobytes happen to be text (tags or junk before the first frame).

@@ -32,27 +32,28 @@ struct RemoteManifestLoader {
         } catch {
             throw OpeningError(error)
         }
+        // The URL that served it, after redirects.
+        let servedURL = URL(string: fetched.url) ?? url
         guard let object = try? JSONParser.parse(fetched.data).objectValue else {
             let kind = ContentSniffer.kind(of: fetched.data.prefix(ContentSniffer.headerLength))
             if case .audio(let mediaType) = kind {
-                return InformalAudiobookParser().parse(remoteFile: URL(string: fetched.url) ?? url, mediaType: mediaType, access: access,
-                                                       inspector: audioFileInspector)
+                return InformalAudiobookParser().parse(remoteFile: servedURL, mediaType: mediaType, access: access, inspector: audioFileInspector)
             }
             if kind == .zip {
                 let container: ZIPContainer
                 do {
-                    container = try ZIPContainer(remote: URL(string: fetched.url) ?? url, access: access)
+                    container = try ZIPContainer(remote: servedURL, access: access)
                 } catch {
                     throw OpeningError(error)
                 }
                 return try openPackage(container)
             }
-            throw Self.notAManifest(address, head: fetched.data)
+            throw Self.notAManifest(address, kind: kind)
         }
         if PublicationOpener.isLCPLicense(object) {
             throw OpeningError(.unsupported, path: address, message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet")
         }
-        let manifestURL = URL(string: fetched.url) ?? url
+        let manifestURL = servedURL
         let container = HTTPContainer(manifestURL: manifestURL, access: access)
         if W3CAudiobookParser.isW3CManifest(object) {
             return try W3CAudiobookParser().parse(
@@ -68,14 +69,10 @@ struct RemoteManifestLoader {
     }
 
     /// Why what `address` served cannot be opened: what it is, and what to do instead.
-    static func notAManifest(_ address: String, head: Data) -> OpeningError {
-        let what: String
-        switch ContentSniffer.kind(of: head.prefix(ContentSniffer.headerLength)) {
-        case .html:
-            what = "is a web page, not a publication (the page about a book, not its manifest or audio file?)"
-        default:
-            what = "is not a Readium manifest (not a JSON object), a package nor an audio file; raudio streams manifests, ZIP packages and audio files"
-        }
+    static func notAManifest(_ address: String, kind: ContentSniffer.Kind) -> OpeningError {
+        let what = kind == .html
+            ? "is a web page, not a publication (the page about a book, not its manifest or audio file?)"
+            : "is not a Readium manifest (not a JSON object), a package nor an audio file; raudio streams manifests, ZIP packages and audio files"
         return OpeningError(.badData, path: address, message: what)
     }
 }

@@ -12,21 +12,11 @@ extension XMLPreprocessor {
         output.reserveCapacity(bytes.count + bytes.count / 64)
         var index = 0
         let count = bytes.count
-        func starts(_ literal: String, at position: Int, caseInsensitive: Bool = false) -> Bool {
-            let pattern = Array(literal.utf8)
+        /// Whether an end tag `</name` (lowercase) starts at `position`, in any case.
+        func endTagStarts(_ name: String, at position: Int) -> Bool {
+            let pattern = Array("</\(name)".utf8)
             guard position + pattern.count <= count else { return false }
-            for (offset, byte) in pattern.enumerated() {
-                let actual = bytes[position + offset]
-                if actual != byte && !(caseInsensitive && lowercased(actual) == byte) { return false }
-            }
-            return true
-        }
-        func copy(through terminator: String, from position: Int) -> Int {
-            var end = position
-            while end < count && !starts(terminator, at: end) { end += 1 }
-            end = min(end + terminator.utf8.count, count)
-            output.append(contentsOf: bytes[position..<end])
-            return end
+            return pattern.indices.allSatisfy { lowercased(bytes[position + $0]) == pattern[$0] }
         }
         while index < count {
             guard bytes[index] == UInt8(ascii: "<") else {
@@ -34,9 +24,13 @@ extension XMLPreprocessor {
                 index += 1
                 continue
             }
-            if starts("<!--", at: index) { index = copy(through: "-->", from: index); continue }
-            if starts("<![CDATA[", at: index) { index = copy(through: "]]>", from: index); continue }
-            if starts("<?", at: index) || starts("<!", at: index) { index = copy(through: ">", from: index); continue }
+            // Comments, CDATA sections, processing instructions and the DOCTYPE are copied as they are (any other
+            // `<!` or `<?` has no name, and is copied a byte at a time below).
+            if let end = endOfSkippedSection(bytes, at: index) {
+                output.append(contentsOf: bytes[index..<end])
+                index = end
+                continue
+            }
             var nameEnd = index + 1
             while nameEnd < count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
             let name = String(decoding: bytes[(index + 1)..<nameEnd].map(lowercased), as: UTF8.self)
@@ -50,12 +44,12 @@ extension XMLPreprocessor {
             if XMLDocument.voidElements.contains(name), bytes[..<tagEnd].last(where: { !isSpace($0) }) != UInt8(ascii: "/") {
                 var after = next
                 while after < count, isSpace(bytes[after]) { after += 1 }
-                if !starts("</" + name, at: after, caseInsensitive: true) { output.append(UInt8(ascii: "/")) }
+                if !endTagStarts(name, at: after) { output.append(UInt8(ascii: "/")) }
             }
             output.append(UInt8(ascii: ">"))
             if name == "script" || name == "style" {
                 var end = next
-                while end < count && !starts("</" + name, at: end, caseInsensitive: true) { end += 1 }
+                while end < count && !endTagStarts(name, at: end) { end += 1 }
                 output.append(contentsOf: bytes[next..<end])
                 next = end
             }

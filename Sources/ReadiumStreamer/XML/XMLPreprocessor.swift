@@ -146,7 +146,7 @@ enum XMLPreprocessor {
 
     /// The end (exclusive) of a comment, CDATA section, processing instruction or DOCTYPE starting at
     /// `index`, or nil when none starts there.
-    private static func endOfSkippedSection(_ bytes: [UInt8], at index: Int) -> Int? {
+    static func endOfSkippedSection(_ bytes: [UInt8], at index: Int) -> Int? {
         let sections: [(open: String, close: String)] = [
             ("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"),
         ]
