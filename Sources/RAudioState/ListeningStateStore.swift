@@ -54,7 +54,7 @@ public final class ListeningStateStore: Sendable {
 
     /// Whether `error` says the file is damaged rather than unreachable (locked, unwritable).
     private static func isDamage(_ error: any Error) -> Bool {
-        (error as? StateStoreError)?.code == .damaged
+        (error as? StateStoreError)?.code == .stateDamaged
     }
 
     private static func describeDamage(_ error: any Error) -> String {
@@ -68,7 +68,7 @@ public final class ListeningStateStore: Sendable {
         try database.read { db in
             let check = try db.column("PRAGMA quick_check", as: String.self)
             guard check == ["ok"] else {
-                throw StateStoreError(.damaged, subject: file.path, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
+                throw StateStoreError(.stateDamaged, subject: file.path, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
             }
             _ = try db.rows("SELECT * FROM book").map(StateSchema.book)
             _ = try db.rows("SELECT * FROM bookmark").map(StateSchema.bookmark)
@@ -82,7 +82,7 @@ public final class ListeningStateStore: Sendable {
         while true {
             do {
                 return try openDatabaseOnce(file)
-            } catch let error as StateStoreError where error.code == .busy && attempt < 50 {
+            } catch let error as StateStoreError where error.code == .stateBusy && attempt < 50 {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.1)
             }

@@ -3,19 +3,12 @@ import CSQLite
 import Foundation
 import ReadiumShared
 
-/// What went wrong with the listening state's file.
-public enum StateStoreErrorCode: String, RAudioErrorCode {
-    /// The file is not a sound database, or a row holds what its column cannot: moved aside and replaced.
-    case damaged
-    /// Another process held a lock for longer than the busy timeout.
-    case busy
-    /// Any other failure of SQLite (a full disk, a folder that cannot be written).
-    case failed
-}
+/// The domain of `StateStoreError`; its codes are words of `RAudioErrorCode`.
+public enum StateStoreErrorDomain: RAudioErrorDomain {}
 
 /// An error of the listening state's store: the file as its subject, SQLite's extended result code as
 /// its status.
-public typealias StateStoreError = RAudioError<StateStoreErrorCode>
+public typealias StateStoreError = RAudioError<StateStoreErrorDomain>
 
 /// One connection to a SQLite file, its calls made one at a time under a lock: the store's few small
 /// reads and writes need no pool. Opened with `SQLITE_OPEN_NOFOLLOW` (a symbolic link in place of the file
@@ -75,10 +68,10 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     static func error(status: Int32, message: String, path: String) -> StateStoreError {
-        let code: StateStoreErrorCode = switch status & 0xff {
-        case SQLITE_CORRUPT, SQLITE_NOTADB: .damaged
-        case SQLITE_BUSY, SQLITE_LOCKED: .busy
-        default: .failed
+        let code: StateStoreError.Code = switch status & 0xff {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .stateDamaged
+        case SQLITE_BUSY, SQLITE_LOCKED: .stateBusy
+        default: .stateFailed
         }
         return StateStoreError(code, subject: path, message: message, underlyingStatus: status)
     }
@@ -179,7 +172,7 @@ struct SQLiteRow {
     private func decode<T: SQLiteColumnValue>(at index: Int?, named column: String) throws(StateStoreError) -> T {
         let value = index.map { values[$0] } ?? .null
         guard let decoded = T.fromSQLite(value) else {
-            throw StateStoreError(.damaged, subject: path, message: "the column \(column) holds \(value) where \(T.self) belongs")
+            throw StateStoreError(.stateDamaged, subject: path, message: "the column \(column) holds \(value) where \(T.self) belongs")
         }
         return decoded
     }

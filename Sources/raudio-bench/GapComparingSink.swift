@@ -54,7 +54,7 @@ final class GapComparingSink: AudioSink, @unchecked Sendable {
 
     func open(format: PCMFormat) throws(AudioSinkError) {
         if let current = self.format, current != format {
-            throw AudioSinkError(.unsupportedFormat, message: "speak-gaps: the format changed from \(current) to \(format)")
+            throw AudioSinkError(.outputFormatUnsupported, message: "speak-gaps: the format changed from \(current) to \(format)")
         }
         self.format = format
     }

@@ -52,10 +52,10 @@ import Testing
     @Test func everyModulesErrorTypeConforms() {
         let errors: [(any ReportableError, String?)] = [
             (ResourceError(.notFound, href: "a.mp3", message: "not in the package"), "a.mp3"),
-            (ContentError(.unknownHref, href: "c.xhtml", message: "not in the reading order"), "c.xhtml"),
-            (MediaOverlayError(.malformed, href: "c.smil", message: "no body"), "c.smil"),
+            (ContentError(.contentUnknownHref, href: "c.xhtml", message: "not in the reading order"), "c.xhtml"),
+            (MediaOverlayError(.smilMalformed, href: "c.smil", message: "no body"), "c.smil"),
             (EPUBError(.invalidPackage, href: "p.opf", message: "no spine"), "p.opf"),
-            (XMLError(.malformed, href: "c.xhtml", line: 3, column: 4, message: "unclosed tag"), "c.xhtml"),
+            (XMLError(.xmlMalformed, href: "c.xhtml", line: 3, column: 4, message: "unclosed tag"), "c.xhtml"),
             (TTSError(.synthesisFailed, message: "espeak failed", underlyingStatus: 2), nil),
             (AudioSinkError(.serverLost, message: "the server went away"), nil),
             (AudioNavigatorError(.noAudio, message: "nothing to play"), nil),
@@ -67,6 +67,6 @@ import Testing
         for (error, subject) in errors { Self.expectShaped(error, subject: subject) }
         #expect((TTSError(.synthesisFailed, message: "x", underlyingStatus: 2) as any ReportableError).underlyingStatus == 2)
         #expect((DBusError("f", code: -2, message: "m") as any ReportableError).underlyingStatus == -2)
-        #expect(ContentError(.unknownHref, href: "", message: "m").codeName == "content-unknown-href")
+        #expect(ContentError(.contentUnknownHref, href: "", message: "m").codeName == "content-unknown-href")
     }
 }

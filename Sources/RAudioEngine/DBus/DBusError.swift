@@ -4,13 +4,10 @@ import ReadiumShared
 
 /// A failed sd-bus call: what was being done, and as its cause the C function that failed and its status
 /// (a negative errno, also the error's `underlyingStatus`).
-public typealias DBusError = RAudioError<DBusErrorCode>
+public typealias DBusError = RAudioError<DBusErrorDomain>
 
-/// The category of a `DBusError`.
-public enum DBusErrorCode: String, RAudioErrorCode {
-    /// An sd-bus function returned a negative status.
-    case callFailed = "dbus-failed"
-
+/// The domain of `DBusError`; its codes are words of `RAudioErrorCode`.
+public enum DBusErrorDomain: RAudioErrorDomain {
     /// The message, and the function and its status in words after it.
     public static func describe(_ error: DBusError) -> String {
         guard let cause = error.cause else { return error.plainDescription }
@@ -32,7 +29,7 @@ extension DBusError {
     /// The error of `function`, which returned `status`, while doing what `message` says.
     public init(_ function: String, code status: Int32, message: String,
                 file: String = #fileID, callingFunction: String = #function, line: Int = #line) {
-        self.init(.callFailed, message: message, underlyingStatus: status, cause: CFunctionFailure(function: function, status: status),
+        self.init(.dbusCallFailed, message: message, underlyingStatus: status, cause: CFunctionFailure(function: function, status: status),
                   file: file, function: callingFunction, line: line)
     }
 

@@ -42,8 +42,8 @@ public final class FFmpegDecoder: AudioDecoder {
 
     /// Opens `resource` and its audio stream's decoder.
     ///
-    /// Throws `.unsupportedFormat` for a protected (DRM) file or a codec FFmpeg cannot decode here,
-    /// `.corrupt` when the container's headers are damaged or there is no audio, `.unreadable` when the
+    /// Throws `.trackUnsupported` for a protected (DRM) file or a codec FFmpeg cannot decode here,
+    /// `.corrupt` when the container's headers are damaged or there is no audio, `.trackUnreadable` when the
     /// resource fails.
     public init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
@@ -90,7 +90,7 @@ public final class FFmpegDecoder: AudioDecoder {
             ffmpeg.avcodec_free_context(&freed)
             // FFmpeg's own reason (logged) says what is not supported; its status alone says "function not implemented".
             let reason = logged.last.map { $0.message.prefix(1).lowercased() + $0.message.dropFirst() } ?? ffmpeg.describe(status)
-            throw AudioDecoderError(.unsupportedFormat, href: input.href,
+            throw AudioDecoderError(.trackUnsupported, href: input.href,
                                     message: "FFmpeg's \(codecName(input.codec)) decoder cannot decode it: \(reason)")
         }
         return context

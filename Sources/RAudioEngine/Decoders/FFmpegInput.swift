@@ -30,7 +30,7 @@ final class FFmpegInput {
         let demuxers: FFmpegDemuxers
         switch FFmpegLibrary.withDemuxers {
         case .success(let loaded): demuxers = loaded
-        case .failure(let failure): throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: failure.message)
+        case .failure(let failure): throw AudioDecoderError(.trackUnsupported, href: resource.href, message: failure.message)
         }
         self.demuxers = demuxers
         let ffmpeg = demuxers.decoding
@@ -40,7 +40,7 @@ final class FFmpegInput {
             throw AudioDecoderError(reading: error, href: resource.href)
         }
         if let protection = Self.protection(ofHeader: reader) {
-            throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
+            throw AudioDecoderError(.trackUnsupported, href: href, message: Self.refusal(protection))
         }
         guard let format = demuxers.avformat_alloc_context() else {
             throw AudioDecoderError(.corrupt, href: href, message: "FFmpeg could not allocate a demuxer (out of memory)")
@@ -78,9 +78,9 @@ final class FFmpegInput {
             let hasAudio = tag != nil
             Self.close(&opened, demuxers)
             if let tag, let protection = Self.protection(ofSampleEntry: tag) {
-                throw AudioDecoderError(.unsupportedFormat, href: href, message: Self.refusal(protection))
+                throw AudioDecoderError(.trackUnsupported, href: href, message: Self.refusal(protection))
             }
-            throw AudioDecoderError(hasAudio ? .unsupportedFormat : .corrupt, href: href,
+            throw AudioDecoderError(hasAudio ? .trackUnsupported : .corrupt, href: href,
                                     message: hasAudio ? "its audio codec (\(tag!)) is not one FFmpeg here can decode" : "it holds no audio stream")
         }
         for index in 0..<Int(opened!.pointee.nb_streams) where index != Int(best) {

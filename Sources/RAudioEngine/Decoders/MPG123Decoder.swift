@@ -40,7 +40,7 @@ public final class MPG123Decoder: AudioDecoder {
     /// Opens `resource` and reads up to its first frame. Starts the background index scan when the
     /// length is not known exactly from a header and the track is local.
     ///
-    /// Throws `.corrupt` when no MPEG audio frame is found, `.unreadable` when the resource fails.
+    /// Throws `.corrupt` when no MPEG audio frame is found, `.trackUnreadable` when the resource fails.
     public init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
         self.resource = resource
@@ -192,7 +192,7 @@ public final class MPG123Decoder: AudioDecoder {
         let newFormat = PCMFormat(sampleRate: rate, channelCount: Int(channels))
         guard newFormat != format else { return nil }
         return AudioDecoderError(
-            .unsupportedFormat, href: href,
+            .trackUnsupported, href: href,
             message: "the MP3 changes format at frame \(currentFrame) from \(format) to \(newFormat); not supported within one track")
     }
 }

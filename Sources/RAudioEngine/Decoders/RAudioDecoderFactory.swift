@@ -5,7 +5,7 @@ import ReadiumShared
 /// Opens the right decoder for a resource by sniffing its bytes, never by its name or declared type:
 /// libmpg123 for MP3, vorbisfile for Ogg Vorbis, libFLAC for native FLAC, raudio's MP4 reader with libavcodec for AAC and
 /// ALAC in MP4, FFmpeg for the rest it reads (AAC in MP4/M4A/M4B and
-/// ADTS, ALAC, Opus, FLAC, WAV). Recognized but undecodable formats throw `.unsupportedFormat` naming
+/// ADTS, ALAC, Opus, FLAC, WAV). Recognized but undecodable formats throw `.trackUnsupported` naming
 /// the format (or the DRM that protects it), anything else `.corrupt` ("not an audio file").
 ///
 /// Blocking I/O: call it from a thread the engine owns (the render or probing thread).
@@ -35,14 +35,14 @@ public struct RAudioDecoderFactory: AudioDecoderFactory {
             return try FFmpegDecoder(resource: resource)
         case .unsupported(let name):
             let detail = "\(name) is not supported"
-            throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: detail)
+            throw AudioDecoderError(.trackUnsupported, href: resource.href, message: detail)
         case .notAudio:
             let hint = mediaType.map { " although it is declared as \($0.essence)" } ?? ""
             throw AudioDecoderError(.corrupt, href: resource.href, message: "not an audio file\(hint) (empty, or no known audio format in its first bytes)")
         }
     }
 
-    /// `AudioFormatSniffer.sniff(resource:)`, with resource errors as `.unreadable`.
+    /// `AudioFormatSniffer.sniff(resource:)`, with resource errors as `.trackUnreadable`.
     static func sniff(_ resource: any Resource) throws(AudioDecoderError) -> SniffedAudioFormat {
         do {
             return try AudioFormatSniffer.sniff(resource: resource)

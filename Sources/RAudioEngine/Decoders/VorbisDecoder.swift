@@ -9,7 +9,7 @@ import ReadiumShared
 /// Reads through the `Resource` with `ov_open_callbacks` (callbacks built here, no global state), so
 /// tracks in a ZIP decode in place. `frameCount` is `ov_pcm_total`, seeks are `ov_pcm_seek`
 /// (sample-exact). A chained stream whose later link changes rate or channels returns the frames of
-/// the first format, then throws `.unsupportedFormat`. Use from one thread at a time.
+/// the first format, then throws `.trackUnsupported`. Use from one thread at a time.
 public final class VorbisDecoder: AudioDecoder {
     public let format: PCMFormat
     public let frameCount: Int64?
@@ -24,7 +24,7 @@ public final class VorbisDecoder: AudioDecoder {
 
     /// Opens `resource` with `ov_open_callbacks` and reads its headers.
     ///
-    /// Throws `.corrupt` when it is not Ogg Vorbis or its headers are damaged, `.unreadable` when the
+    /// Throws `.corrupt` when it is not Ogg Vorbis or its headers are damaged, `.trackUnreadable` when the
     /// resource fails.
     public init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
@@ -142,7 +142,7 @@ public final class VorbisDecoder: AudioDecoder {
         let linkFormat = PCMFormat(sampleRate: info.pointee.rate, channelCount: Int(info.pointee.channels))
         guard linkFormat != format else { return nil }
         return AudioDecoderError(
-            .unsupportedFormat, href: href,
+            .trackUnsupported, href: href,
             message: "chained Ogg stream changes format at frame \(currentFrame) from \(format) to \(linkFormat); not supported within one track")
     }
 

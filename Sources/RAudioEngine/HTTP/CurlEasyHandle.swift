@@ -104,7 +104,7 @@ final class CurlEasyHandle {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return HTTPError(.hostNotFound, url: url, message: "the host name does not resolve (\(summary))", libraryStatus: status)
         case CURLE_COULDNT_CONNECT:
-            return HTTPError(.unreachable, url: url, message: "cannot connect to the server (\(summary))", libraryStatus: status)
+            return HTTPError(.hostUnreachable, url: url, message: "cannot connect to the server (\(summary))", libraryStatus: status)
         case CURLE_TOO_MANY_REDIRECTS:
             return HTTPError(.tooManyRedirects, url: url, message: "more than \(settings.maximumRedirects) redirects, a redirect loop (\(summary))", libraryStatus: status)
         case CURLE_OPERATION_TIMEDOUT:
@@ -116,7 +116,7 @@ final class CurlEasyHandle {
              CURLE_BAD_CONTENT_ENCODING:
             return HTTPError(.connectionLost, url: url, message: "the connection broke (\(summary))", libraryStatus: status)
         default:
-            return HTTPError(.other, url: url, message: summary, libraryStatus: status)
+            return HTTPError(.httpFailed, url: url, message: summary, libraryStatus: status)
         }
     }
 }

@@ -52,11 +52,11 @@ public final class CurlHTTPClient: HTTPClient {
         let curl: CurlLibrary
         switch CurlLibrary.shared {
         case .success(let library): curl = library
-        case .failure(let failure): throw HTTPError(.other, url: request.url, message: failure.message)
+        case .failure(let failure): throw HTTPError(.httpFailed, url: request.url, message: failure.message)
         }
         let handle = idleHandles.withLock { $0.popLast() } ?? CurlEasyHandle(curl: curl)
         guard let handle else {
-            throw HTTPError(.other, url: request.url, message: "libcurl could not make a handle (curl_easy_init failed)")
+            throw HTTPError(.httpFailed, url: request.url, message: "libcurl could not make a handle (curl_easy_init failed)")
         }
         defer {
             idleHandles.withLock { handles in

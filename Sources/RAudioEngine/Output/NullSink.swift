@@ -17,7 +17,7 @@ public final class NullSink: AudioSink {
 
     public func open(format: PCMFormat) throws(AudioSinkError) {
         guard format.sampleRate > 0, format.channelCount > 0 else {
-            throw AudioSinkError(.unsupportedFormat, message: "null output cannot take \(format)")
+            throw AudioSinkError(.outputFormatUnsupported, message: "null output cannot take \(format)")
         }
         if format != self.format { pacer?.start(sampleRate: format.sampleRate) }
         self.format = format
@@ -25,7 +25,7 @@ public final class NullSink: AudioSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
-        guard let format else { throw AudioSinkError(.unsupportedFormat, message: "null output written before open(format:)") }
+        guard let format else { throw AudioSinkError(.outputFormatUnsupported, message: "null output written before open(format:)") }
         let frames = samples.count / format.channelCount
         framesWritten += Int64(frames)
         pacer?.didWrite(frames: frames)

@@ -70,7 +70,7 @@ extension PulseAudioSink {
         let newStream = pa_stream_new_with_proplist(context, identity.title, &spec, nil, properties)
         pa_proplist_free(properties)
         guard let newStream else {
-            throw AudioSinkError(.unsupportedFormat, message: "PulseAudio server \(serverName) cannot play \(format): \(Self.errorText(context))")
+            throw AudioSinkError(.outputFormatUnsupported, message: "PulseAudio server \(serverName) cannot play \(format): \(Self.errorText(context))")
         }
         pa_stream_set_state_callback(newStream, PulseCallbacks.streamStateChanged, signals.userdata)
         pa_stream_set_write_callback(newStream, PulseCallbacks.streamWritable, signals.userdata)

@@ -90,7 +90,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public func open(format: PCMFormat) throws(AudioSinkError) {
         guard (1...Int(PA_CHANNELS_MAX)).contains(format.channelCount),
               (1...Int(PA_RATE_MAX)).contains(format.sampleRate) else {
-            throw AudioSinkError(.unsupportedFormat, message: "PulseAudio cannot play \(format)")
+            throw AudioSinkError(.outputFormatUnsupported, message: "PulseAudio cannot play \(format)")
         }
         try checkOpen()
         pa_threaded_mainloop_lock(mainloop)
@@ -113,7 +113,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         try checkOpen()
         guard let format, stream != nil else {
-            throw AudioSinkError(.unsupportedFormat, message: "PulseAudio output written before open(format:)")
+            throw AudioSinkError(.outputFormatUnsupported, message: "PulseAudio output written before open(format:)")
         }
         let frameBytes = format.channelCount * MemoryLayout<Float>.size
         var bytes = UnsafeRawPointer(base)

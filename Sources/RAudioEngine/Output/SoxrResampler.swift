@@ -26,7 +26,7 @@ public final class SoxrResampler: Resampler {
     /// Creates a resampler from `input` to `output`. Calls `soxr_create`.
     public init(from input: PCMFormat, to output: PCMFormat) throws(ResamplerError) {
         guard input.sampleRate > 0, output.sampleRate > 0, input.channelCount > 0, output.channelCount > 0 else {
-            throw ResamplerError(.failed, message: "cannot resample from \(input) to \(output)")
+            throw ResamplerError(.resamplerFailed, message: "cannot resample from \(input) to \(output)")
         }
         inputFormat = input
         outputFormat = output
@@ -38,7 +38,7 @@ public final class SoxrResampler: Resampler {
                                      &error, &ioSpec, nil, nil)
             guard let handle, error == nil else {
                 let reason = error.map { String(cString: $0) } ?? "unknown error"
-                throw ResamplerError(.failed, message: "libsoxr cannot resample from \(input) to \(output): \(reason)")
+                throw ResamplerError(.resamplerFailed, message: "libsoxr cannot resample from \(input) to \(output): \(reason)")
             }
             soxr = handle
         } else {
@@ -155,10 +155,7 @@ public final class SoxrResampler: Resampler {
 }
 
 /// A resampler could not be created for the formats asked.
-public typealias ResamplerError = RAudioError<ResamplerErrorCode>
+public typealias ResamplerError = RAudioError<ResamplerErrorDomain>
 
-/// The category of a `ResamplerError`: there is one.
-public enum ResamplerErrorCode: String, RAudioErrorCode {
-    /// soxr could not make a resampler (`soxr_create` failed).
-    case failed = "resampler-failed"
-}
+/// The domain of `ResamplerError`; its codes are words of `RAudioErrorCode`.
+public enum ResamplerErrorDomain: RAudioErrorDomain {}

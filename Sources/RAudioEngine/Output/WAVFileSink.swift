@@ -11,7 +11,7 @@ import ReadiumNavigator
 /// the nearest 16-bit value (scale 32767).
 ///
 /// A WAV file has one format: the first `open(format:)` fixes it, and a later `open` with another format
-/// throws `.unsupportedFormat`; convert with a `Resampler` (SoxrResampler) to `format` instead.
+/// throws `.outputFormatUnsupported`; convert with a `Resampler` (SoxrResampler) to `format` instead.
 /// Returns as fast as the disk allows, or keeps the clock's pace with a `RealtimePacer`.
 /// Render thread only. Ignores SIGXFSZ process-wide so that a file-size limit fails a write (EFBIG)
 /// instead of killing the process.
@@ -58,12 +58,12 @@ public final class WAVFileSink: AudioSink {
         try checkWriting()
         if let current = self.format {
             guard current == format else {
-                throw AudioSinkError(.unsupportedFormat, message: "\(url.path) is \(current); cannot switch to \(format) mid-file (resample to \(current) first)")
+                throw AudioSinkError(.outputFormatUnsupported, message: "\(url.path) is \(current); cannot switch to \(format) mid-file (resample to \(current) first)")
             }
             return
         }
         guard format.sampleRate > 0, format.sampleRate <= Int(UInt32.max / 8), (1...64).contains(format.channelCount) else {
-            throw AudioSinkError(.unsupportedFormat, message: "\(url.path): a WAV file cannot hold \(format)")
+            throw AudioSinkError(.outputFormatUnsupported, message: "\(url.path): a WAV file cannot hold \(format)")
         }
         self.format = format
         try writeAll(Self.header(format: format, dataBytes: 0))
@@ -72,7 +72,7 @@ public final class WAVFileSink: AudioSink {
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioSinkError) {
         try checkWriting()
-        guard let format else { throw AudioSinkError(.unsupportedFormat, message: "\(url.path): written before open(format:)") }
+        guard let format else { throw AudioSinkError(.outputFormatUnsupported, message: "\(url.path): written before open(format:)") }
         guard dataBytes + UInt64(samples.count) * 2 <= UInt64(UInt32.max) - 36 else {
             fail()
             throw AudioSinkError(.writeFailed, message: "cannot write \(url.path): a WAV file cannot exceed 4 GiB")

@@ -55,7 +55,7 @@ public final class ESpeakEngine: TTSEngine {
     ) {
         guard let (voice, warning, preset) = resolve(utterance.voiceOrLanguage) else {
             let identifier = if case .voice(let requested) = utterance.voiceOrLanguage { requested.identifier } else { "" }
-            completion(.failure(TTSError(.unknownVoice, message: "no eSpeak NG voice \"\(identifier)\"")))
+            completion(.failure(TTSError(.ttsUnknownVoice, message: "no eSpeak NG voice \"\(identifier)\"")))
             return
         }
         let request = request(for: utterance, voice: voice, warning: warning, preset: preset)
@@ -78,7 +78,7 @@ public final class ESpeakEngine: TTSEngine {
     /// a line per clause). Blocks the calling thread; for tests and diagnostics.
     public func synthesizeTracingPhonemes(_ utterance: TTSUtterance) throws(TTSError) -> (utterance: SynthesizedUtterance, phonemeTrace: String) {
         guard let (voice, warning, preset) = resolve(utterance.voiceOrLanguage) else {
-            throw TTSError(.unknownVoice, message: "no eSpeak NG voice for \(utterance.voiceOrLanguage)")
+            throw TTSError(.ttsUnknownVoice, message: "no eSpeak NG voice for \(utterance.voiceOrLanguage)")
         }
         let request = request(for: utterance, voice: voice, warning: warning, preset: preset)
         let result = ResultBox<(Result<SynthesizedUtterance, TTSError>, String)>()

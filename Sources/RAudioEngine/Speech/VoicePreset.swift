@@ -88,18 +88,15 @@ public struct VoicePreset: Sendable, Hashable {
 }
 
 /// A preset file that could not be used: a warning naming the file; the other presets still load.
-public typealias VoicePresetError = RAudioError<VoicePresetErrorCode>
+public typealias VoicePresetError = RAudioError<VoicePresetErrorDomain>
 
-/// The category of a `VoicePresetError`: there is one.
-public enum VoicePresetErrorCode: String, RAudioErrorCode {
-    /// The preset file is unreadable, not JSON, or not a valid preset.
-    case invalid = "voice-preset-invalid"
-}
+/// The domain of `VoicePresetError`; its codes are words of `RAudioErrorCode`.
+public enum VoicePresetErrorDomain: RAudioErrorDomain {}
 
 extension VoicePresetError {
     /// The error of the preset `file`.
     init(file: String, message: String, sourceFile: String = #fileID, function: String = #function, line: Int = #line) {
-        self.init(.invalid, subject: file, message: message, file: sourceFile, function: function, line: line)
+        self.init(.voicePresetInvalid, subject: file, message: message, file: sourceFile, function: function, line: line)
     }
 
     /// The preset file.

@@ -1,53 +1,51 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import RAudioEngine
 import ReadiumNavigator
 import ReadiumShared
 import ReadiumStreamer
 
 extension ExitStatus {
-    /// The exit status of an error that ends a command: with `init(fatalIssueCode:)` below, the one table
-    /// from errors to `sysexits.h` codes.
-    ///
-    /// A publication that cannot be opened is 66 when missing, 69 when its server cannot be reached, else 65;
-    /// a speech engine whose library cannot be loaded 69, one that fails to start 70; a Piper voice that is
-    /// unknown 64, broken 65, with no worker to speak it 69; a navigator that cannot be made 65. An error
-    /// raudio does not expect is 70.
+    /// The exit status of an error that ends a command: with `init(code:)` and `init(fatalIssueCode:)`
+    /// below, the one table from errors to `sysexits.h` codes. An error raudio does not expect is 70.
     public init(for error: any Error) {
         switch error {
-        case let failure as CommandFailure:
-            self = failure.status
-        case let error as OpeningError:
-            self = switch error.code {
-            case .notFound: .inputNotFound
-            case .badData, .unsupported, .forbidden, .io: .badData
-            case .unavailable: .serviceUnavailable
-            }
-        case let error as TTSError:
-            self = error.code == .libraryUnavailable ? .serviceUnavailable : .internalError
-        case let error as PiperError:
-            self = switch error.code {
-            case .unknownVoice: .usage
-            case .badVoice, .workerFailed: .badData
-            case .workerUnavailable: .serviceUnavailable
-            }
-        case let error as AudioSinkError:
-            self = switch error.code {
-            case .serverUnavailable, .serverLost: .audioServerUnavailable
-            case .cannotCreate: .cannotCreateOutput
-            case .writeFailed: .outputIOError
-            case .unsupportedFormat: .internalError
-            }
-        case let error as AudioDecoderError:
-            self = error.code == .sourceUnreachable ? .serviceUnavailable : .badData
-        case let error as EPUBWriteError:
-            self = switch error.code {
-            case .unreadableSource: .badData
-            case .invalidNarration: .internalError
-            case .unwritableOutput: .outputIOError
-            }
-        case is AudioNavigatorError, is EPUBError, is XMLError, is ResourceError:
+        case let failure as CommandFailure: self = failure.status
+        case let error as any CodedError: self.init(code: error.code)
+        default: self = .internalError
+        }
+    }
+
+    /// The exit status of an error's code, every code named so that a new one must be given its status.
+    ///
+    /// A publication or file that is missing is 66; one that is unreadable, corrupt, unsupported, refused
+    /// or protected 65; a server that cannot be reached or keeps failing 69, as is a speech engine whose
+    /// library cannot be loaded or a Piper worker that cannot start; an unknown Piper voice 64; the audio
+    /// server 69, the output 73 and 74; a failure of raudio or of a library it drives 70.
+    public init(code: RAudioErrorCode) {
+        switch code {
+        case .notFound:
+            self = .inputNotFound
+        case .badData, .forbidden, .io, .tooLarge, .remote, .unsupported, .invalidURL,
+             .xmlMalformed, .entityDeclaration, .xmlTooLarge, .xmlEncoding, .xmlEmpty,
+             .notEPUB, .invalidContainer, .invalidPackage, .noReadableContent, .unreadableSource,
+             .smilUnreadable, .smilMalformed, .protected, .noAudio, .unknownHref, .badLocator,
+             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed:
             self = .badData
-        default:
+        case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
+             .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,
+             .libraryUnavailable, .workerUnavailable:
+            self = .serviceUnavailable
+        case .piperUnknownVoice:
+            self = .usage
+        case .serverUnavailable, .serverLost:
+            self = .audioServerUnavailable
+        case .cannotCreate:
+            self = .cannotCreateOutput
+        case .writeFailed, .unwritableOutput:
+            self = .outputIOError
+        case .invalidNarration, .contentUnsupported, .contentUnknownHref, .unreadableResource,
+             .outputFormatUnsupported, .ttsUnknownVoice, .invalidLanguage, .engineUnavailable, .synthesisFailed,
+             .cancelled, .voicePresetInvalid, .dbusCallFailed, .resamplerFailed, .stateDamaged, .stateBusy,
+             .stateFailed:
             self = .internalError
         }
     }

@@ -156,7 +156,7 @@ public final class BookRenderer: Sendable {
 
     static func failure(_ error: TTSError, utterance: SpeechUtterance) -> CommandFailure {
         let message = "\(utterance.locator.href): cannot speak \"\(utterance.text.prefix(60))\": \(error.message)"
-        if error.code == .unknownVoice { return CommandFailure(.usage, code: "unknown-voice", message: message, cause: error) }
+        if error.code == .ttsUnknownVoice { return CommandFailure(.usage, code: "unknown-voice", message: message, cause: error) }
         return CommandFailure(ExitStatus(for: error), code: error.codeName, message: message, cause: error)
     }
 }

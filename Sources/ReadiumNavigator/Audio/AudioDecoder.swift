@@ -35,27 +35,16 @@ public protocol AudioDecoderFactory: Sendable {
 }
 
 /// Why a resource could not be decoded; the subject is the href of the resource.
-public typealias AudioDecoderError = RAudioError<AudioDecoderErrorCode>
+public typealias AudioDecoderError = RAudioError<AudioDecoderErrorDomain>
 
-/// The category of an `AudioDecoderError`.
-public enum AudioDecoderErrorCode: String, RAudioErrorCode {
-    /// The format is recognized but not supported (Opus, AAC, ...).
-    case unsupportedFormat = "track-unsupported"
-    /// The bytes are not decodable audio, or the stream breaks part-way.
-    case corrupt = "track-corrupt"
-    /// The resource could not be read.
-    case unreadable = "track-unreadable"
-    /// The resource's server cannot be reached at all (`ResourceError.Code.unreachable`).
-    case sourceUnreachable = "track-unreachable"
-    /// Seeking failed.
-    case seekFailed = "seek-failed"
-}
+/// The domain of `AudioDecoderError`; its codes are words of `RAudioErrorCode`.
+public enum AudioDecoderErrorDomain: RAudioErrorDomain {}
 
 extension AudioDecoderError {
     /// The error of a decoder whose resource failed to read: `.sourceUnreachable` when its server cannot
-    /// be reached at all, else `.unreadable`; the resource error is kept as the cause.
+    /// be reached at all, else `.trackUnreadable`; the resource error is kept as the cause.
     public init(reading error: ResourceError, href: String, file: String = #fileID, function: String = #function, line: Int = #line) {
-        self.init(error.code == .unreachable ? .sourceUnreachable : .unreadable, href: href, message: error.message, cause: error,
+        self.init(error.code == .remoteUnreachable ? .sourceUnreachable : .trackUnreadable, href: href, message: error.message, cause: error,
                   file: file, function: function, line: line)
     }
 }

@@ -33,18 +33,7 @@ public protocol AudioSink: AnyObject {
 }
 
 /// Why a sink failed; the message names the file or server.
-public typealias AudioSinkError = RAudioError<AudioSinkErrorCode>
+public typealias AudioSinkError = RAudioError<AudioSinkErrorDomain>
 
-/// The category of an `AudioSinkError`.
-public enum AudioSinkErrorCode: String, RAudioErrorCode {
-    /// No audio server could be reached (exit 69).
-    case serverUnavailable = "audio-server-unavailable"
-    /// The server went away while playing (exit 69).
-    case serverLost = "audio-server-lost"
-    /// The output file cannot be created (exit 73).
-    case cannotCreate = "output-not-created"
-    /// Writing the output failed, for example a full disk (exit 74).
-    case writeFailed = "output-write-failed"
-    /// The sink cannot take this format.
-    case unsupportedFormat = "output-format"
-}
+/// The domain of `AudioSinkError`; its codes are words of `RAudioErrorCode`.
+public enum AudioSinkErrorDomain: RAudioErrorDomain {}

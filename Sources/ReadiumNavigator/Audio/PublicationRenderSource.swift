@@ -42,25 +42,25 @@ struct PublicationRenderSource: RenderSource {
         switch error {
         case let error as AudioDecoderError:
             let code: NavigatorIssue.Code = switch error.code {
-            case .unsupportedFormat: .trackUndecodable
+            case .trackUnsupported: .trackUndecodable
             case .corrupt: .trackCorrupt
-            case .unreadable: .trackUnreadable
             case .sourceUnreachable: .trackUnreachable
             case .seekFailed: .seekFailed
+            default: .trackUnreadable
             }
             return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
                                endsPlayback: error.code == .sourceUnreachable, cause: error)
         case let error as ResourceError:
             let code: NavigatorIssue.Code = switch error.code {
             case .remote: .trackRemote
-            case .unavailable: .trackUnavailable
-            case .unreachable: .trackUnreachable
+            case .remoteUnavailable: .trackUnavailable
+            case .remoteUnreachable: .trackUnreachable
             case .notFound: .trackNotFound
             case .forbidden: .trackRefused
             default: .trackUnreadable
             }
             return RenderIssue(item: index, code: code, message: "\(href): \(error.message)", href: href,
-                               endsPlayback: error.code == .unreachable, cause: error)
+                               endsPlayback: error.code == .remoteUnreachable, cause: error)
         default:
             return RenderIssue(item: index, code: .trackUnreadable, message: "\(href): \(error)", href: href, cause: error)
         }

@@ -21,7 +21,7 @@ extension NavigatorIssue {
         public static let trackCorrupt = Code(rawValue: "track-corrupt")
         /// The track's format is recognized but not supported by any decoder.
         public static let trackUndecodable = Code(rawValue: "track-undecodable")
-        /// A narration's clip file is in a format no decoder supports (`AudioDecoderError.Code.unsupportedFormat`).
+        /// A narration's clip file is in a format no decoder supports (`AudioDecoderError.Code.trackUnsupported`).
         public static let trackUnsupported = Code(rawValue: "track-unsupported")
         /// The track could not be read.
         public static let trackUnreadable = Code(rawValue: "track-unreadable")
@@ -95,13 +95,8 @@ extension NavigatorIssue {
 }
 
 extension NavigatorIssue.Code {
-    /// The code of an output error.
-    public init(_ code: AudioSinkError.Code) { self.init(rawValue: code.rawValue) }
-
-    /// The code of a speech engine error (`tts-...`).
-    public init(_ code: TTSError.Code) { self.init(rawValue: code.rawValue) }
-
-    /// The code of a decoder error as reported for an item other than an audiobook's track
-    /// (an audiobook names its tracks' codes itself: `PublicationRenderSource`).
-    public init(_ code: AudioDecoderError.Code) { self.init(rawValue: code.rawValue) }
+    /// The code of an error, with the same word: an output error, a speech engine error (`tts-...`), a
+    /// decoder error reported for an item other than an audiobook's track (an audiobook names its
+    /// tracks' codes itself: `PublicationRenderSource`).
+    public init(_ code: RAudioErrorCode) { self.init(rawValue: code.rawValue) }
 }

@@ -31,7 +31,7 @@ public struct EmbeddedMediaOpener: Sendable {
         let first = failures.first
         let code: AudioDecoderError.Code = switch first?.error {
         case let error as AudioDecoderError: error.code
-        default: .unreadable
+        default: .trackUnreadable
         }
         throw AudioDecoderError(code, subject: first?.href, message: reasons.isEmpty ? "no source" : reasons, cause: first?.error)
     }

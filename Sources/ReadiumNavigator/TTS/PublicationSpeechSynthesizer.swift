@@ -53,7 +53,7 @@ public actor PublicationSpeechSynthesizer {
         (try? publication.content(from: nil)) != nil
     }
 
-    /// Starts the render thread (which makes the sink). Throws `.unknownVoice` for a
+    /// Starts the render thread (which makes the sink). Throws `.ttsUnknownVoice` for a
     /// `voiceIdentifier` the engine does not have.
     ///
     /// - Parameters:
@@ -72,7 +72,7 @@ public actor PublicationSpeechSynthesizer {
         var voice: TTSVoice?
         if let identifier = configuration.voiceIdentifier {
             guard let found = engine.voice(withIdentifier: identifier) else {
-                throw TTSError(.unknownVoice, message: "no voice \"\(identifier)\"")
+                throw TTSError(.ttsUnknownVoice, message: "no voice \"\(identifier)\"")
             }
             voice = found
         }
@@ -187,10 +187,10 @@ public actor PublicationSpeechSynthesizer {
     /// one per language.
     public var voiceIdentifier: String? { configuration.voiceIdentifier }
 
-    /// Speaks with voice `identifier` from the word being heard on. Throws `.unknownVoice`.
+    /// Speaks with voice `identifier` from the word being heard on. Throws `.ttsUnknownVoice`.
     public func setVoice(_ identifier: String) throws(TTSError) {
         guard let voice = engine.voice(withIdentifier: identifier) else {
-            throw TTSError(.unknownVoice, message: "no voice \"\(identifier)\"")
+            throw TTSError(.ttsUnknownVoice, message: "no voice \"\(identifier)\"")
         }
         configuration.voiceIdentifier = voice.identifier
         source.settings.voice = voice

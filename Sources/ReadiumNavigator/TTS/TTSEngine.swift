@@ -19,7 +19,7 @@ public protocol TTSEngine: AnyObject, Sendable {
     /// Starts synthesizing `utterance` and returns at once.
     ///
     /// `onChunk` (optional) receives the PCM as it is produced; `completion` receives the whole
-    /// utterance, or `TTSError` (`.cancelled` once `cancellation` is set, `.unknownVoice`,
+    /// utterance, or `TTSError` (`.cancelled` once `cancellation` is set, `.ttsUnknownVoice`,
     /// `.synthesisFailed`). Both run on the engine's thread: return quickly and never block on the engine.
     func synthesize(
         _ utterance: TTSUtterance,

@@ -126,7 +126,7 @@ final class UtteranceRenderSource: RenderSource {
     /// opened with no words.
     private func openMedia(of utterance: SpeechUtterance, at index: Int) throws -> any AudioDecoder {
         guard let media else {
-            throw AudioDecoderError(.unsupportedFormat, subject: utterance.media.first?.href, message: "embedded media is not played here")
+            throw AudioDecoderError(.trackUnsupported, subject: utterance.media.first?.href, message: "embedded media is not played here")
         }
         let (decoder, source) = try media.open(utterance.media)
         let heard = SynthesizedUtterance(text: "", voice: Self.mediaVoice, format: decoder.format, samples: [], wordBoundaries: [])

@@ -7,7 +7,7 @@
 public protocol ContentService: Sendable {
     /// The content starting at `start` (nil: the beginning of the publication).
     ///
-    /// - Throws: `ContentError.Code.unknownHref` when `start` points outside the reading order.
+    /// - Throws: `ContentError.Code.contentUnknownHref` when `start` points outside the reading order.
     func content(from start: Locator?) throws(ContentError) -> any Content
 
     /// Where the elements that `fragments` (element ids, without `#`) designate start in the resource
@@ -33,11 +33,11 @@ extension Publication {
     /// The content of the publication from `start` (nil: from the beginning).
     ///
     /// Cheap: nothing is parsed until the iterator reaches a resource.
-    /// - Throws: `.unsupported` when no content service is attached, `.unknownHref` for a locator
+    /// - Throws: `.contentUnsupported` when no content service is attached, `.contentUnknownHref` for a locator
     ///   outside the reading order.
     public func content(from start: Locator? = nil) throws(ContentError) -> any Content {
         guard let service = extensions[ContentServiceKey.key] as? any ContentService else {
-            throw ContentError(.unsupported, href: "", message: "\(title) has no text content to iterate (\(mediaType))")
+            throw ContentError(.contentUnsupported, href: "", message: "\(title) has no text content to iterate (\(mediaType))")
         }
         return try service.content(from: start)
     }

@@ -3,7 +3,7 @@
 /// so that closing the player never waits for a slow or silent server.
 ///
 /// Transfers notice within a second (libcurl polls its progress callback that often); a read waiting
-/// on the network fails with `.unavailable`. Thread-safe; cannot be undone.
+/// on the network fails with `.remoteUnavailable`. Thread-safe; cannot be undone.
 public final class RemoteCancellation: Sendable {
     private let flag = Locked(false)
 
@@ -17,6 +17,6 @@ public final class RemoteCancellation: Sendable {
 
     /// The error a cancelled operation on `href` throws.
     func error(href: String) -> ResourceError {
-        ResourceError(.unavailable, href: href, message: "was not fetched: raudio is stopping")
+        ResourceError(.remoteUnavailable, href: href, message: "was not fetched: raudio is stopping")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 public enum RemoteDocument {
     /// Fetches `url` whole (compressed if the server likes; redirects followed), retrying transient
     /// failures with `access.retryDelays`. Returns its bytes and the URL that served them (after
-    /// redirects). Throws `.tooLarge` past `maximumBytes`, `.notFound` for 404/410, `.unavailable` for
+    /// redirects). Throws `.tooLarge` past `maximumBytes`, `.notFound` for 404/410, `.remoteUnavailable` for
     /// the rest. Blocks on the network.
     ///
     /// `isWanted`, when given, sees the first `headLength` bytes (or the whole document when shorter) once:

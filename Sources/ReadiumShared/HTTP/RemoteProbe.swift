@@ -63,7 +63,7 @@ struct RemoteProbe: Sendable {
             }
             return .done
         }
-        guard let probe else { throw ResourceError(.unavailable, href: url, message: "was not fetched") }
+        guard let probe else { throw ResourceError(.remoteUnavailable, href: url, message: "was not fetched") }
         return probe
     }
 }

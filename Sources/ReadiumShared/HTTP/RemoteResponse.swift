@@ -14,11 +14,11 @@ enum RemoteResponse {
         case 404, 410:
             self = .failure(ResourceError(.notFound, href: href, message: "the server answered \(head.statusDescription)"))
         case 401, 403:
-            self = .failure(ResourceError(.unavailable, href: href, message: "the server refused access (\(head.statusDescription))"))
+            self = .failure(ResourceError(.remoteUnavailable, href: href, message: "the server refused access (\(head.statusDescription))"))
         case 408, 429, 500...:
             self = .transientFailure("the server answered \(head.statusDescription)")
         default:
-            self = .failure(ResourceError(.unavailable, href: href, message: "the server answered \(head.statusDescription)"))
+            self = .failure(ResourceError(.remoteUnavailable, href: href, message: "the server answered \(head.statusDescription)"))
         }
     }
 }
@@ -27,7 +27,7 @@ extension ResourceError {
     /// The resource error for a network failure of `href` that retries did not cure.
     /// The HTTP error is kept as the cause.
     init(_ error: HTTPError, href: String, file: String = #fileID, function: String = #function, line: Int = #line) {
-        self.init(error.leavesTheServerUnreachable ? .unreachable : .unavailable, href: href, message: error.message, cause: error,
+        self.init(error.leavesTheServerUnreachable ? .remoteUnreachable : .remoteUnavailable, href: href, message: error.message, cause: error,
                   file: file, function: function, line: line)
     }
 }

@@ -15,8 +15,8 @@ struct RemoteRetryLoop {
     let access: RemoteAccess
     let url: String
 
-    /// Calls `attempt` until it is done; throws the last failure once the retries are spent (`.unreachable`
-    /// when no connection could be made, else `.unavailable`), or at once when `attempt` throws. Returns false when `shouldStop` ended it while waiting.
+    /// Calls `attempt` until it is done; throws the last failure once the retries are spent (`.remoteUnreachable`
+    /// when no connection could be made, else `.remoteUnavailable`), or at once when `attempt` throws. Returns false when `shouldStop` ended it while waiting.
     func run(shouldStop: () -> Bool, _ attempt: () throws(ResourceError) -> Attempt) throws(ResourceError) -> Bool {
         var failures = 0
         while true {
@@ -29,7 +29,7 @@ struct RemoteRetryLoop {
                 if progressed { failures = 0 }
                 guard failures < access.retryDelays.count else {
                     let tries = failures + 1
-                    throw ResourceError(unreachable ? .unreachable : .unavailable, href: url, message: "\(reason) (gave up after \(tries) attempt\(tries == 1 ? "" : "s"))")
+                    throw ResourceError(unreachable ? .remoteUnreachable : .remoteUnavailable, href: url, message: "\(reason) (gave up after \(tries) attempt\(tries == 1 ? "" : "s"))")
                 }
                 let delay = access.retryDelays[failures]
                 failures += 1

@@ -24,15 +24,10 @@ public enum MediaOverlayServiceKey {
 }
 
 /// A SMIL media overlay that cannot be used; the subject is the SMIL href.
-public typealias MediaOverlayError = RAudioError<MediaOverlayErrorCode>
+public typealias MediaOverlayError = RAudioError<MediaOverlayErrorDomain>
 
-/// The category of a `MediaOverlayError`.
-public enum MediaOverlayErrorCode: String, RAudioErrorCode {
-    /// The SMIL file is missing or unreadable.
-    case unreadable = "smil-unreadable"
-    /// The SMIL file is not well-formed XML, or not SMIL.
-    case malformed = "smil-malformed"
-}
+/// The domain of `MediaOverlayError`; its codes are words of `RAudioErrorCode`.
+public enum MediaOverlayErrorDomain: RAudioErrorDomain {}
 
 extension Publication {
     /// The media overlay service the streamer attached, if the publication has any overlay.

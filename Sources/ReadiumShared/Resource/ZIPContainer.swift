@@ -31,12 +31,12 @@ public struct ZIPContainer: Container {
 
     /// Reads the central directory of the archive at a remote `url` (`https://host/book.epub`) with range
     /// requests through `access`; its entries are read the same way, a STORED one streamed by a decoder
-    /// through the remote file's read-ahead. The server must honour `Range` (else `.unavailable`: the
+    /// through the remote file's read-ahead. The server must honour `Range` (else `.remoteUnavailable`: the
     /// whole archive would be fetched for every read).
     public init(remote url: URL, access: RemoteAccess) throws(ResourceError) {
         let resource = access.resource(url: url.absoluteString)
         guard try resource.probed().acceptsRanges else {
-            throw ResourceError(.unavailable, href: url.absoluteString,
+            throw ResourceError(.remoteUnavailable, href: url.absoluteString,
                                 message: "is served without byte ranges, so its files cannot be read in place: download it and open the file")
         }
         try self.init(sourceURL: url, source: RemoteZIPArchive(resource: resource))

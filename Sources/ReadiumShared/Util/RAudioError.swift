@@ -1,42 +1,37 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// The category of one module's errors: a stable word for programs, such as `bad-data` or
-/// `track-unreachable`.
+/// The part of raudio an error comes from, which names its type: `ResourceError` is `RAudioError<ResourceErrorDomain>`.
 ///
-/// Each module declares one `enum ...ErrorCode: String, RAudioErrorCode` whose raw values are its code
-/// words, and names its error `typealias ...Error = RAudioError<...ErrorCode>`.
-public protocol RAudioErrorCode: Sendable, Hashable {
-    /// The word in `error` events and reports; the raw value unless the module prefixes it.
-    var codeName: String { get }
-    /// The error type's name in a detailed description (`ResourceError` for `ResourceErrorCode`).
+/// Each part (a module may have several: `ResourceError` and `HTTPError` in ReadiumShared) declares one
+/// empty `enum ...ErrorDomain: RAudioErrorDomain` and names its error `typealias ...Error =
+/// RAudioError<...ErrorDomain>`; its codes are those of its section of `RAudioErrorCode`. A domain may say how its errors read on one line (a C status after the message).
+public protocol RAudioErrorDomain: Sendable {
+    /// The error type's name in a detailed description (`ResourceError` for `ResourceErrorDomain`).
     static var errorName: String { get }
-    /// The error on one line. `[subject[:line:column]: ]message` unless the module adds to it (a C status).
+    /// The error on one line. `[subject[:line:column]: ]message` unless the domain adds to it (a C status).
     static func describe(_ error: RAudioError<Self>) -> String
 }
 
-extension RAudioErrorCode where Self: RawRepresentable, RawValue == String {
-    public var codeName: String { rawValue }
-}
-
-extension RAudioErrorCode {
+extension RAudioErrorDomain {
     public static var errorName: String {
         let name = String(describing: Self.self)
-        return name.hasSuffix("Code") ? String(name.dropLast(4)) : name
+        return name.hasSuffix("Domain") ? String(name.dropLast(6)) : name
     }
 
     public static func describe(_ error: RAudioError<Self>) -> String { error.plainDescription }
 }
 
-/// An error of raudio: a typed code, what it is about, a message for people, the C status and the error
-/// that caused it, and where in raudio's source it was made.
+/// An error of raudio: a code, what it is about, a message for people, the C status and the error that
+/// caused it, and where in raudio's source it was made.
 ///
 /// One shape for every module (as swift-nio's `FileSystemError`): `ResourceError`, `AudioDecoderError`,
-/// `TTSError`... are this struct with their module's code. An error made from another keeps it as its
+/// `TTSError`... are this struct in their module's domain, so a `throws(TTSError)` says which module's
+/// errors come out, and every code is a word of the one `RAudioErrorCode` list. An error made from another keeps it as its
 /// `cause`, so `detailedDescription()` shows the whole chain (a decoder's error, the resource error under
 /// it, the HTTP error under that). Two errors are equal when their code, subject, position, message and
 /// status are: the cause and the source location do not count.
-public struct RAudioError<ErrorCode: RAudioErrorCode>: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The module's code type: `ResourceError.Code.notFound`.
-    public typealias Code = ErrorCode
+public struct RAudioError<Domain: RAudioErrorDomain>: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The codes: `ResourceError.Code.notFound`.
+    public typealias Code = RAudioErrorCode
 
     public var code: Code
     /// The href, path or URL the error is about, when there is one.
@@ -73,7 +68,7 @@ public struct RAudioError<ErrorCode: RAudioErrorCode>: Error, Sendable, Hashable
         return "\(subject):\(position.line):\(position.column): \(message)"
     }
 
-    public var description: String { Code.describe(self) }
+    public var description: String { Domain.describe(self) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.code == rhs.code && lhs.subject == rhs.subject && lhs.position == rhs.position
@@ -87,15 +82,18 @@ public struct RAudioError<ErrorCode: RAudioErrorCode>: Error, Sendable, Hashable
     }
 }
 
+/// An error with a code of raudio's list, whatever its domain: what code handling the errors of every
+/// module (an exit status, an event) reads.
+public protocol CodedError: Error {
+    var code: RAudioErrorCode { get }
+}
+
+extension RAudioError: CodedError {}
+
 /// A line and column in a document, both 1-based.
 public struct TextPosition: Sendable, Hashable {
     public var line: Int
     public var column: Int
-
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
 }
 
 /// A place in raudio's source code: where an error was made.
@@ -134,6 +132,16 @@ extension RAudioError {
     ) {
         self.init(code, subject: href.isEmpty ? nil : href, message: message, underlyingStatus: underlyingStatus,
                   cause: cause, file: file, function: function, line: line)
+    }
+
+    /// An error at 1-based `line` and `column` of the document `href`; without a position when `line` is 0
+    /// (unknown).
+    public init(
+        _ code: Code, href: String, line: Int, column: Int, message: String,
+        file: String = #fileID, function: String = #function, sourceLine: Int = #line
+    ) {
+        self.init(code, subject: href, position: line > 0 ? TextPosition(line: line, column: column) : nil, message: message,
+                  file: file, function: function, line: sourceLine)
     }
 
     /// An error about the publication or file at `path`.

@@ -60,25 +60,11 @@ extension ReportableError {
         }
         return lines
     }
-
-    /// `camelCase` as `camel-case`: code words for `Code` cases that have no raw value of their own.
-    public static func hyphenated(_ name: String) -> String {
-        var word = ""
-        for character in name {
-            if character.isUppercase {
-                if !word.isEmpty { word.append("-") }
-                word.append(Character(character.lowercased()))
-            } else {
-                word.append(character)
-            }
-        }
-        return word
-    }
 }
 
 extension RAudioError: ReportableError {
-    public var codeName: String { code.codeName }
-    public var errorName: String { Code.errorName }
+    public var codeName: String { code.rawValue }
+    public var errorName: String { Domain.errorName }
     public var sourceLocation: CodeLocation? { location }
 }
 

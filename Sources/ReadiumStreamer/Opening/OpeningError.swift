@@ -2,34 +2,20 @@
 import ReadiumShared
 
 /// Why a publication could not be opened; the subject is the path or href concerned.
-public typealias OpeningError = RAudioError<OpeningErrorCode>
+public typealias OpeningError = RAudioError<OpeningErrorDomain>
 
-/// The category of an `OpeningError`.
-public enum OpeningErrorCode: String, RAudioErrorCode {
-    /// The path does not exist.
-    case notFound = "not-found"
-    /// The file is unreadable, corrupt, or not a publication (empty, truncated, not a ZIP, no manifest...).
-    case badData = "bad-data"
-    /// A publication of a kind raudio does not open (an LCP license alone, a PDF, ...).
-    case unsupported = "unsupported"
-    /// An href leaves the publication, or a resource is too large to be safe.
-    case forbidden = "forbidden-href"
-    /// The operating system failed to read it.
-    case io = "io"
-    /// A remote publication's server is unreachable, refuses it, or keeps failing.
-    case unavailable = "unavailable"
-}
+/// The domain of `OpeningError`; its codes are words of `RAudioErrorCode`.
+public enum OpeningErrorDomain: RAudioErrorDomain {}
 
 extension OpeningError {
-    /// Wraps a resource error, keeping its category, and it as the cause.
+    /// Wraps a resource error, keeping its code (`not-found`, `bad-data`, `forbidden-href`, `io`) or the
+    /// opening code that says the same of a publication, and it as the cause.
     public init(_ error: ResourceError, file: String = #fileID, function: String = #function, line: Int = #line) {
         let code: Code = switch error.code {
-        case .notFound: .notFound
-        case .badData: .badData
-        case .forbidden, .tooLarge: .forbidden
+        case .tooLarge: .forbidden
         case .remote: .unsupported
-        case .unavailable, .unreachable: .unavailable
-        case .io: .io
+        case .remoteUnavailable, .remoteUnreachable: .publicationUnavailable
+        default: error.code
         }
         self.init(code, path: error.href, message: error.message, cause: error, file: file, function: function, line: line)
     }

@@ -14,7 +14,7 @@ extension XMLDocument {
         while true {
             let outcome = XMLTreeBuilder.build(bytes)
             guard let failure = outcome.failure else {
-                guard let root = outcome.root else { throw XMLError(.empty, href: href, message: "has no root element") }
+                guard let root = outcome.root else { throw XMLError(.xmlEmpty, href: href, message: "has no root element") }
                 return root
             }
             if repairs < maximumRepairs, let repaired = repair(bytes, failure: failure, href: href, warnings: &warnings) {
@@ -23,7 +23,7 @@ extension XMLDocument {
                 continue
             }
             guard let root = outcome.root else {
-                throw XMLError(.malformed, href: href, line: failure.line, column: failure.column, message: failure.message)
+                throw XMLError(.xmlMalformed, href: href, line: failure.line, column: failure.column, message: failure.message)
             }
             warnings.append(ParsingWarning(
                 source: href, path: "line \(failure.line), column \(failure.column)",

@@ -11,7 +11,7 @@ import ReadiumShared
 public struct XMLDocument: Sendable, Hashable {
     /// How to react to a document that is not well-formed.
     public enum Mode: Sendable, Hashable {
-        /// Any well-formedness error throws `XMLError.Code.malformed` (package documents, NCX, SMIL).
+        /// Any well-formedness error throws `XMLError.Code.xmlMalformed` (package documents, NCX, SMIL).
         case strict
         /// For XHTML content documents: repair what can be repaired and report each repair as a warning.
         ///
@@ -48,12 +48,12 @@ public struct XMLDocument: Sendable, Hashable {
     /// Parses `data`, the bytes of the document at `href`.
     ///
     /// - Throws: `XMLError` with the parser's line and column for malformed XML (in `.strict` mode),
-    ///   `.entityDeclaration` for a DOCTYPE declaring entities, `.tooLarge` past `maximumSize`.
+    ///   `.entityDeclaration` for a DOCTYPE declaring entities, `.xmlTooLarge` past `maximumSize`.
     public init(
         data: Data, href: String, mode: Mode = .strict, maximumSize: Int = XMLDocument.defaultMaximumSize
     ) throws(XMLError) {
         guard data.count <= maximumSize else {
-            throw XMLError(.tooLarge, href: href, message: "is \(data.count) bytes, more than the \(maximumSize) bytes allowed for an XML document")
+            throw XMLError(.xmlTooLarge, href: href, message: "is \(data.count) bytes, more than the \(maximumSize) bytes allowed for an XML document")
         }
         var warnings: [ParsingWarning] = []
         var bytes = try XMLPreprocessor.decodedUTF8(data, href: href)
@@ -64,10 +64,10 @@ public struct XMLDocument: Sendable, Hashable {
         case .strict:
             let outcome = XMLTreeBuilder.build(bytes)
             if let failure = outcome.failure {
-                throw XMLError(.malformed, href: href, line: failure.line, column: failure.column, message: failure.message)
+                throw XMLError(.xmlMalformed, href: href, line: failure.line, column: failure.column, message: failure.message)
             }
             guard let root = outcome.root else {
-                throw XMLError(.empty, href: href, message: "has no root element")
+                throw XMLError(.xmlEmpty, href: href, message: "has no root element")
             }
             self.init(href: href, root: root, warnings: warnings)
         case .recovering, .html:

@@ -16,7 +16,7 @@ extension XMLPreprocessor {
     /// `xmlParseChunk` read through a null pointer (found by `make fuzz`, inputs kept in
     /// `Tests/ReadiumStreamerTests/Fuzz`). So: UTF-8 or no declared encoding passes unchanged; Latin-1,
     /// ASCII and Windows-1252 are transcoded; any other declared encoding is read as UTF-8 when the
-    /// bytes are valid UTF-8 (a mislabelled file), else refused with `.encoding`.
+    /// bytes are valid UTF-8 (a mislabelled file), else refused with `.xmlEncoding`.
     static func normalizingDeclaredEncoding(_ bytes: [UInt8], href: String) throws(XMLError) -> [UInt8] {
         guard let range = declaredEncodingRange(bytes) else { return bytes }
         let name = String(decoding: bytes[range], as: UTF8.self)
@@ -25,13 +25,13 @@ extension XMLPreprocessor {
         var converted: [UInt8]
         if let encoding = transcodedEncodings[key] {
             guard let text = String(data: Data(bytes), encoding: encoding) else {
-                throw XMLError(.encoding, href: href, message: "declares the encoding \(name) but is not valid \(name) text")
+                throw XMLError(.xmlEncoding, href: href, message: "declares the encoding \(name) but is not valid \(name) text")
             }
             converted = Array(text.utf8)
         } else if String(validating: bytes, as: UTF8.self) != nil {
             converted = bytes
         } else {
-            throw XMLError(.encoding, href: href, message: "declares the encoding \(name), which cannot be read (use UTF-8), and is not valid UTF-8")
+            throw XMLError(.xmlEncoding, href: href, message: "declares the encoding \(name), which cannot be read (use UTF-8), and is not valid UTF-8")
         }
         guard let convertedRange = declaredEncodingRange(converted) else { return converted }
         converted.replaceSubrange(convertedRange, with: Array("UTF-8".utf8))

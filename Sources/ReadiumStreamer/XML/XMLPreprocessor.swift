@@ -31,7 +31,7 @@ enum XMLPreprocessor {
         }
         guard let encoding else { return try normalizingDeclaredEncoding(bytes, href: href) }
         guard let text = String(data: Data(body), encoding: encoding) else {
-            throw XMLError(.encoding, href: href, message: "is not valid UTF-16 text")
+            throw XMLError(.xmlEncoding, href: href, message: "is not valid UTF-16 text")
         }
         return Array(rewritingDeclaredEncoding(text).utf8)
     }

@@ -50,7 +50,7 @@ struct CorpusDecodingTests {
             let decoder = try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: nil)
             decoded = DecoderTestSupport.decodeAll(decoder)
         } catch {
-            #expect([.corrupt, .unsupportedFormat].contains(error.code))
+            #expect([.corrupt, .trackUnsupported].contains(error.code))
             #expect(error.href == path)
             #expect(!error.message.isEmpty)
             print("\(path): refused: \(error.code.rawValue): \(error.message)")

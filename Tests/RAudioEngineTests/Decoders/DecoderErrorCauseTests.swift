@@ -14,8 +14,8 @@ import Testing
         var isRandomAccessCheap: Bool { true }
         var isRemote: Bool { true }
         var error: ResourceError {
-            ResourceError(.unreachable, href: href, message: "cannot connect to the server (Couldn't connect to server)",
-                          cause: HTTPError(.unreachable, url: href, message: "cannot connect to the server (Couldn't connect to server)", libraryStatus: 7))
+            ResourceError(.remoteUnreachable, href: href, message: "cannot connect to the server (Couldn't connect to server)",
+                          cause: HTTPError(.hostUnreachable, url: href, message: "cannot connect to the server (Couldn't connect to server)", libraryStatus: 7))
         }
         func length() throws(ResourceError) -> UInt64 { throw error }
         func read(range: Range<UInt64>?) throws(ResourceError) -> Data { throw error }

@@ -166,7 +166,7 @@ struct FFmpegDecoderTests {
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func audibleAndDamagedFilesAreRefusedClearly() throws {
         let refusals: [(path: String, code: AudioDecoderError.Code, says: String)] = [
-            ("audio/formats/bad__tlsharp__second.aax", .unsupportedFormat, "Audible DRM"),
+            ("audio/formats/bad__tlsharp__second.aax", .trackUnsupported, "Audible DRM"),
             ("audio/formats/bad__tinytag__mp4_invalid_size_zero.m4a", .corrupt, "FFmpeg could not"),
             ("audio/formats/bad__taglib__infloop.m4a", .corrupt, "FFmpeg could not"),
             ("audio/formats/bad__mutagen__ooming-header.flac", .corrupt, "libFLAC could not read its metadata blocks"),

@@ -30,7 +30,7 @@ import Testing
         let error = #expect(throws: AudioDecoderError.self) {
             _ = try RAudioDecoderFactory().makeDecoder(for: TestFileResource(url: url, href: "aot8.m4a"), mediaType: nil)
         }
-        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.code == .trackUnsupported)
         #expect(error?.message == "FFmpeg's aac decoder cannot decode it: audio object type 8 is not implemented", "\(String(describing: error))")
         #expect(received.withLock { $0 }.contains { $0.source == "aac" && $0.message == "Audio object type 8 is not implemented" },
                 "\(received.withLock { $0 })")

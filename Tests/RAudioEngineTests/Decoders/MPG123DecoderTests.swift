@@ -172,7 +172,7 @@ struct MPG123DecoderTests {
         #expect(first.count == 100_000)
         resource.failing.store(true, ordering: .relaxed)
         let decoded = DecoderTestSupport.decodeAll(decoder)
-        #expect(decoded.error?.code == .unreadable)
+        #expect(decoded.error?.code == .trackUnreadable)
         #expect(decoded.error?.href == resource.href)
     }
 

@@ -71,7 +71,7 @@ import Testing
         try sink.open(format: format)
         try sink.open(format: format)
         #expect(throws: AudioSinkError.self) { try sink.open(format: PCMFormat(sampleRate: 44_100, channelCount: 2)) }
-        do { try sink.open(format: PCMFormat(sampleRate: 44_100, channelCount: 1)) } catch { #expect(error.code == .unsupportedFormat) }
+        do { try sink.open(format: PCMFormat(sampleRate: 44_100, channelCount: 1)) } catch { #expect(error.code == .outputFormatUnsupported) }
     }
 
     @Test func missingFolderCannotBeCreatedAndMessageNamesFile() throws {

@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func aFailureKeepsItsCodeAndStatus() throws {
-        let error = TTSError(.unknownVoice, message: "no eSpeak NG voice \"xx\"", underlyingStatus: 2)
+        let error = TTSError(.ttsUnknownVoice, message: "no eSpeak NG voice \"xx\"", underlyingStatus: 2)
         let header = try #require(ESpeakWorkerMessage.parseAnswerHeader(ESpeakWorkerMessage.answerHeader(for: .failure(error))))
         #expect(header.sampleCount == 0 && header.error == error)
         #expect(ESpeakWorkerMessage.parseAnswerHeader("{\"words\": []}") == nil)

@@ -66,7 +66,7 @@ import Testing
                                  ("finished", { _ = try row.decode("finished", as: Bool.self) }),
                                  ("title", { _ = try row.decode("title", as: String.self) })] as [(String, () throws -> Void)] {
             let error = try #require(throws: StateStoreError.self, Comment(rawValue: column)) { try decode() }
-            #expect(error.code == .damaged && error.message.contains(column), "\(error)")
+            #expect(error.code == .stateDamaged && error.message.contains(column), "\(error)")
         }
         #expect(try row.decode("title", as: String?.self) == nil, "NULL is nil where a value may be missing")
     }

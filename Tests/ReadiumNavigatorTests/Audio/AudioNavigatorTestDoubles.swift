@@ -29,7 +29,7 @@ final class CountingDecoder: AudioDecoder {
         let limit = corruptAt ?? total
         if currentFrame >= limit, corruptAt != nil {
             if unreachable {
-                throw AudioDecoderError(reading: ResourceError(.unreachable, href: href, message: "cannot connect to the server"), href: href)
+                throw AudioDecoderError(reading: ResourceError(.remoteUnreachable, href: href, message: "cannot connect to the server"), href: href)
             }
             throw AudioDecoderError(.corrupt, href: href, message: "broken at frame \(limit)")
         }
@@ -55,7 +55,7 @@ struct CountingDecoderFactory: AudioDecoderFactory {
 
     func makeDecoder(for resource: any Resource, mediaType: MediaType?) throws(AudioDecoderError) -> any AudioDecoder {
         let name = resource.href.split(separator: ".").first.map(String.init) ?? ""
-        if name == "opus" { throw AudioDecoderError(.unsupportedFormat, href: resource.href, message: "Opus is not supported yet") }
+        if name == "opus" { throw AudioDecoderError(.trackUnsupported, href: resource.href, message: "Opus is not supported yet") }
         let parts = name.split(separator: "-")
         let frames = Int64(parts[0]) ?? 0
         let failure = parts.count > 1 ? parts[1] : ""

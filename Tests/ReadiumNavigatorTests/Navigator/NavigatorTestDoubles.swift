@@ -96,7 +96,7 @@ struct ParagraphContentService: ContentService {
         let progression = start.locations.progression ?? 0
         guard let first = elements.firstIndex(where: { $0.locator.href == start.href && ($0.locator.locations.progression ?? 0) >= progression })
                 ?? elements.lastIndex(where: { $0.locator.href == start.href }) else {
-            throw ContentError(.unknownHref, href: start.href, message: "\(start.href) is not in the reading order")
+            throw ContentError(.contentUnknownHref, href: start.href, message: "\(start.href) is not in the reading order")
         }
         return Paragraphs(elements: Array(elements[first...]))
     }

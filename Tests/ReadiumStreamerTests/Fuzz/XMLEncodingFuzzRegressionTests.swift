@@ -53,7 +53,7 @@ struct XMLEncodingFuzzRegressionTests {
             #expect {
                 _ = try XMLDocument(data: data, href: "OEBPS/fuzz.xhtml", mode: mode)
             } throws: { error in
-                (error as? XMLError)?.code == .encoding && "\(error)".contains("OEBPS/fuzz.xhtml")
+                (error as? XMLError)?.code == .xmlEncoding && "\(error)".contains("OEBPS/fuzz.xhtml")
             }
         }
     }

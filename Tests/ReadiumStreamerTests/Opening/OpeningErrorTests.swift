@@ -7,9 +7,9 @@ import Testing
 /// A publication that cannot be opened says why in the opener's terms and keeps the error under it.
 @Suite struct OpeningErrorTests {
     @Test func anOpeningErrorKeepsTheResourceErrorItWasMadeFrom() {
-        let resource = ResourceError(.unreachable, href: "http://h/book.json", message: "cannot connect to the server")
+        let resource = ResourceError(.remoteUnreachable, href: "http://h/book.json", message: "cannot connect to the server")
         let opening = OpeningError(resource)
-        #expect(opening.code == .unavailable)
+        #expect(opening.code == .publicationUnavailable)
         #expect(opening.description == "http://h/book.json: cannot connect to the server")
         #expect(opening.cause as? ResourceError == resource)
         #expect(opening.detailedDescription().contains("└─ cause: ResourceError remote-unreachable: http://h/book.json: cannot connect to the server"))

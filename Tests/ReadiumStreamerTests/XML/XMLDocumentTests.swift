@@ -62,7 +62,7 @@ struct XMLDocumentTests {
             try XMLDocument(string: "<a>\n<b>x</c>\n</a>", href: "OEBPS/bad.opf")
         } throws: { error in
             guard let error = error as? XMLError else { return false }
-            return error.code == .malformed && error.line == 2 && error.column > 0
+            return error.code == .xmlMalformed && error.line == 2 && error.column > 0
                 && error.description.hasPrefix("OEBPS/bad.opf:2:")
         }
     }
@@ -94,7 +94,7 @@ struct XMLDocumentTests {
 
     @Test func documentsOverTheSizeLimitAreRefused() {
         #expect { try XMLDocument(data: Data(repeating: 0x20, count: 100), href: "big.xml", maximumSize: 10) } throws: {
-            ($0 as? XMLError)?.code == .tooLarge
+            ($0 as? XMLError)?.code == .xmlTooLarge
         }
     }
 

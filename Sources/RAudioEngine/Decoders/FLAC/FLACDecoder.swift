@@ -24,7 +24,7 @@ public final class FLACDecoder: AudioDecoder {
     private var pendingError: AudioDecoderError?
 
     /// Opens `resource` and reads its metadata blocks. Throws `.corrupt` when it is not FLAC or its
-    /// STREAMINFO is damaged, `.unreadable` when the resource fails.
+    /// STREAMINFO is damaged, `.trackUnreadable` when the resource fails.
     public init(resource: any Resource) throws(AudioDecoderError) {
         href = resource.href
         let reader: ResourceReader

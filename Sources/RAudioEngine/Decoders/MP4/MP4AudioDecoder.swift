@@ -55,7 +55,7 @@ public final class MP4AudioDecoder: AudioDecoder {
         let ffmpeg: FFmpegFunctions
         switch FFmpegLibrary.shared {
         case .success(let loaded): ffmpeg = loaded
-        case .failure(let failure): throw .failed(AudioDecoderError(.unsupportedFormat, href: href, message: failure.message))
+        case .failure(let failure): throw .failed(AudioDecoderError(.trackUnsupported, href: href, message: failure.message))
         }
         self.ffmpeg = ffmpeg
         do {

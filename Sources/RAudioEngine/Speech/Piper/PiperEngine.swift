@@ -59,14 +59,14 @@ public final class PiperEngine: TTSEngine {
     /// Loads the voice named `name` (`en_US-joe-medium`, with or without `piper:`) from the catalog of
     /// `voicePaths`, `$XDG_DATA_HOME/raudio/voices` and the Piper environment.
     ///
-    /// Throws `.workerUnavailable` without a Piper environment, `.unknownVoice` when no voice has that
+    /// Throws `.workerUnavailable` without a Piper environment, `.piperUnknownVoice` when no voice has that
     /// name, `.badVoice` naming the file when it cannot be loaded. Blocks about a second.
     public static func load(named name: String, voicePaths: [URL] = []) throws(PiperError) -> PiperEngine {
         guard let runtime = PiperRuntime.find() else { throw PiperError(.workerUnavailable, message: "Piper is not installed: \(PiperRuntime.installHint)") }
         let catalog = PiperVoiceCatalog(voicePaths: voicePaths, runtime: runtime)
         guard let voice = catalog.voice(named: name) else {
             if let problem = catalog.problems.first { throw problem }
-            throw PiperError(.unknownVoice, message: "no Piper voice \"\(name)\" (see raudio voices)")
+            throw PiperError(.piperUnknownVoice, message: "no Piper voice \"\(name)\" (see raudio voices)")
         }
         return try PiperEngine(voice: voice, runtime: runtime)
     }
@@ -98,7 +98,7 @@ public final class PiperEngine: TTSEngine {
         switch utterance.voiceOrLanguage {
         case .voice(let requested):
             guard let known = self.voice(withIdentifier: requested.identifier) else {
-                completion(.failure(TTSError(.unknownVoice, message: "no Piper voice \"\(requested.identifier)\"")))
+                completion(.failure(TTSError(.ttsUnknownVoice, message: "no Piper voice \"\(requested.identifier)\"")))
                 return
             }
             voice = known

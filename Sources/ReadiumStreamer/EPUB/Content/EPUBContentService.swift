@@ -64,7 +64,7 @@ public final class EPUBContentService: ContentService {
     public func content(from start: Locator?) throws(ContentError) -> any Content {
         guard let start else { return EPUBContent(service: self, startIndex: 0, startLocator: nil) }
         guard let index = readingOrderIndex(of: start.href, totalProgression: start.locations.totalProgression) else {
-            throw ContentError(.unknownHref, href: start.href, message: "is not in the reading order of the publication")
+            throw ContentError(.contentUnknownHref, href: start.href, message: "is not in the reading order of the publication")
         }
         var locator = start
         if locator.locations.progression == nil, let total = locator.locations.totalProgression {

@@ -67,7 +67,7 @@ extension EPUBMediaOverlayService {
         do {
             data = try container.resource(at: smilHref).read(maximumSize: XMLDocument.defaultMaximumSize)
         } catch {
-            throw MediaOverlayError(.unreadable, href: smilHref, message: "cannot be read: \(error.message)")
+            throw MediaOverlayError(.smilUnreadable, href: smilHref, message: "cannot be read: \(error.message)")
         }
         let (pars, warnings) = try SMILParser.parse(data, href: smilHref)
         for warning in warnings { log.append(warning) }

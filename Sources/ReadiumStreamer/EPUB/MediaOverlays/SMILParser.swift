@@ -27,7 +27,7 @@ public struct SMILParser {
         do {
             document = try XMLDocument(data: data, href: href, mode: .strict)
         } catch {
-            throw MediaOverlayError(.malformed, href: href, message: "is not well-formed XML (\(error.description))")
+            throw MediaOverlayError(.smilMalformed, href: href, message: "is not well-formed XML (\(error.description))")
         }
         var parser = SMILParser(href: href)
         try parser.read(document.root)
@@ -36,7 +36,7 @@ public struct SMILParser {
 
     mutating func read(_ root: XMLElement) throws(MediaOverlayError) {
         guard root.localName == "smil" else {
-            throw MediaOverlayError(.malformed, href: href, message: "the root element is <\(root.qualifiedName)>, not <smil>")
+            throw MediaOverlayError(.smilMalformed, href: href, message: "the root element is <\(root.qualifiedName)>, not <smil>")
         }
         if root.namespaceURI != XMLNamespace.smil {
             warn(root, "the <smil> root is not in the SMIL namespace \(XMLNamespace.smil); read anyway")

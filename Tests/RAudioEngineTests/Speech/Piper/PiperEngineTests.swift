@@ -176,7 +176,7 @@ struct PiperEngineTests {
     @Test func anUnknownVoiceIsReportedAsSuch() {
         #expect {
             _ = try PiperEngine.load(named: "xx_XX-nobody-medium")
-        } throws: { ($0 as? PiperError)?.code == .unknownVoice }
+        } throws: { ($0 as? PiperError)?.code == .piperUnknownVoice }
     }
 
     @Test func aWorkerThatDiesFailsTheNextUtteranceWithAClearErrorInsteadOfHanging() async throws {

@@ -121,7 +121,7 @@ final class ParsedHrefs: Sendable {
         do {
             _ = try book.publication.content(from: Locator(href: "OEBPS/missing.xhtml", type: "application/xhtml+xml"))
         } catch {
-            #expect(error.code == .unknownHref)
+            #expect(error.code == .contentUnknownHref)
             #expect(error.description.contains("OEBPS/missing.xhtml"))
         }
     }

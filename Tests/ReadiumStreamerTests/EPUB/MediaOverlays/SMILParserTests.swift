@@ -81,7 +81,7 @@ struct SMILParserTests {
             _ = try SMILParser.parse(Data("<html/>".utf8), href: "mo/other.smil")
             Issue.record("a non-SMIL root was accepted")
         } catch {
-            #expect(error.code == .malformed)
+            #expect(error.code == .smilMalformed)
             #expect(error.description.contains("mo/other.smil"))
         }
     }
