@@ -25,8 +25,9 @@ public struct RAudioCommand: AsyncParsableCommand {
             folder); PULSE_SERVER names the PulseAudio server; NO_COLOR turns the player's colours off.
 
             Exit status: 0 success; 64 usage (a bad option, an unknown voice); 65 bad data (an unreadable, \
-            corrupt, unsupported or protected publication); 66 input not found; 69 audio server unavailable; \
-            70 internal error; 73 output cannot be created; 74 I/O error while writing output.
+            corrupt, unsupported or protected publication); 66 input not found; 69 a service unavailable (no \
+            audio server, or a remote book's server); 70 internal error; 73 output cannot be created; 74 I/O \
+            error while writing output.
             """,
         version: RAudioVersion.current,
         subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self,

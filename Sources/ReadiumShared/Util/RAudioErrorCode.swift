@@ -116,7 +116,7 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     case corrupt = "track-corrupt"
     /// A track could not be read.
     case trackUnreadable = "track-unreadable"
-    /// A track's server cannot be reached at all (`remoteUnreachable` under it).
+    /// A track's server cannot be reached at all (`remote-unreachable` under it).
     case sourceUnreachable = "track-unreachable"
     /// Seeking in a track failed.
     case seekFailed = "seek-failed"
@@ -166,7 +166,7 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
 
     // MARK: The listening state's store (StateStoreError)
 
-    /// The file is not a sound database, or a row holds what its column cannot: moved aside and replaced.
+    /// The file is not an intact SQLite database, or a row holds what its column cannot: moved aside and replaced.
     case stateDamaged = "damaged"
     /// Another process held a lock for longer than the busy timeout.
     case stateBusy = "busy"

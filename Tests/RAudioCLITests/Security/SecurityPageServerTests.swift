@@ -99,6 +99,50 @@ import Testing
         #expect(target.connections == 0, "raudio fetched a remote resource for the page")
     }
 
+    /// A file inside a remote package has no URL to send the browser to: the page server reads it in place,
+    /// from the package the listener opened (docs/SECURITY.md's one exception to "no request makes raudio
+    /// send one"), and only the files its manifest declares. A file of the package it does not declare, an
+    /// href leaving the package, or a URL are refused without reading or fetching them.
+    @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipMessage))
+    func aRemotePackageServesOnlyTheFilesItDeclares() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let package = server.documentRoot.appendingPathComponent("book.audiobook")
+        let script = """
+            import shutil, sys, zipfile
+            shutil.copyfile(sys.argv[1], sys.argv[2])
+            with zipfile.ZipFile(sys.argv[2], 'a') as z:
+                z.writestr('private.txt', 'undeclared bytes of the package')
+                z.writestr('secret/key.txt', 'undeclared bytes of the package')
+            """
+        let made = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["python3", "-c", script, Corpus.projectRoot.appendingPathComponent("samples/gull-rock.audiobook").path, package.path])
+        try #require(made.status == 0, "\(made.standardError)")
+        let target = try CountingListener()
+        let (running, port) = try Self.serve(server.url("book.audiobook"))
+        defer { running.send("quit\n"); _ = running.finish(timeout: 10) }
+
+        let track = try [UInt8](Data(contentsOf: Corpus.projectRoot.appendingPathComponent("samples/gull-rock/01-the-storm.mp3")))
+        let whole = try SecurityHTTP.get("/publication/01-the-storm.mp3", port: port)
+        #expect(whole.status == 200 && whole.body == track, "\(whole.status), \(whole.body.count) bytes")
+        let part = try SecurityHTTP.get("/publication/01-the-storm.mp3", port: port, headers: ["Range: bytes=1000-1999"])
+        #expect(part.status == 206 && part.body == Array(track[1000..<2000]), "\(part.status)")
+
+        let refused = ["private.txt", "secret/key.txt", "%70rivate.txt", "./private.txt", "01-the-storm.mp3/../private.txt",
+                       "../book.audiobook", "..%2Fbook.audiobook", "/etc/passwd", server.url("book.audiobook"),
+                       "http://127.0.0.1:\(target.port)/secret.txt"]
+        for href in refused {
+            let answer = try SecurityHTTP.get("/publication/\(href)", port: port)
+            #expect(answer.status == 404, "\(href): \(answer.status)")
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains("undeclared bytes"), "\(href)")
+        }
+        #expect(target.connections == 0, "raudio connected to a URL a request named")
+        let log = server.accessLog
+        #expect(log.contains { $0.contains("GET /book.audiobook ") && $0.contains(" 206 ") }, "the package is read with ranges: \(log)")
+        let others = log.filter { !$0.contains("GET /book.audiobook ") }
+        #expect(others.isEmpty, "raudio asked the package's server for something else: \(others)")
+    }
+
     @Test func onlyTheManifestsResourcesOfAnEPUBAreServed() throws {
         let publication = try EPUBParser().parse(container: ZIPContainer(url: URL(fileURLWithPath: SpeakCommandTests.sampleEPUB)))
         let site = ReadAlongSite(publication: publication, pageFolder: Corpus.projectRoot.appendingPathComponent("web"))
