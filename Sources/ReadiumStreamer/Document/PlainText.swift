@@ -23,6 +23,8 @@ public enum PlainText {
         } else {
             text = String(data: data, encoding: .windowsCP1252) ?? String(data: data, encoding: .isoLatin1) ?? ""
         }
+        // Most texts have no carriage return: looking for one in the bytes is far cheaper than replacing.
+        guard text.utf8.contains(0x0D) else { return text }
         return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
@@ -48,7 +50,15 @@ public enum PlainText {
         /// (`CHAPTER 1. Loomings.`, `Chapitre trois`, `BOOK IV`), or a number alone (`XIV.`, `12`); never one
         /// around the book (those are not chapters).
         public var isHeading: Bool {
-            guard !isAroundTheBook, !text.contains("\n") else { return false }
+            guard !isAroundTheBook, !text.utf8.contains(0x0A), text.count <= 80 else { return false }
+            // Most paragraphs are not headings: a first word that is no heading word, in a paragraph of more
+            // than one word, says so before the words are split.
+            let fromFirstWord = text.drop(while: \.isWhitespace)
+            let firstWord = fromFirstWord.prefix(while: { !$0.isWhitespace })
+            if fromFirstWord.dropFirst(firstWord.count).contains(where: { !$0.isWhitespace }),
+               !PlainText.headingWords.contains(firstWord.lowercased()) {
+                return false
+            }
             let words = text.split(whereSeparator: \.isWhitespace)
             guard let first = words.first, words.count <= 8, text.count <= 80 else { return false }
             let number = { (word: Substring) -> Bool in
@@ -86,8 +96,12 @@ public enum PlainText {
     /// The paragraphs of `text`: runs of lines between blank lines (a form feed counts as one), or where no
     /// line is blank, runs of lines each ending at a line that ends a sentence.
     public static func paragraphs(of text: String) -> [Paragraph] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacingOccurrences(of: "\u{0C}", with: "") }
-        let isBlank = { (line: String) in line.allSatisfy(\.isWhitespace) }
+        // Split at line feeds in the UTF-8 bytes: a line feed is always a character of its own.
+        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
+            let line = String(Substring(bytes))
+            return line.utf8.contains(0x0C) ? line.replacingOccurrences(of: "\u{0C}", with: "") : line
+        }
+        let isBlank = { (line: String) in line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } || line.allSatisfy(\.isWhitespace) }
         guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else { return [] }
         let hasBlankLines = lines[first...last].contains(where: isBlank)
         var paragraphs: [Paragraph] = []
@@ -103,13 +117,14 @@ public enum PlainText {
             if current.isEmpty { start = index }
             current.append(line)
             // Without blank lines, a line that ends a sentence ends its paragraph.
-            if !hasBlankLines, let end = line.trimmingCharacters(in: .whitespaces).last, ".!?:;…。！？\"'”’»)]".contains(end) {
+            if !hasBlankLines, let end = line.last(where: { !$0.isWhitespace }), ".!?:;…。！？\"'”’»)]".contains(end) {
                 paragraphs.append(Paragraph(line: start, text: current.joined(separator: "\n")))
                 current = []
             }
         }
         if !current.isEmpty { paragraphs.append(Paragraph(line: start, text: current.joined(separator: "\n"))) }
         let marker = { (paragraph: Paragraph, word: String) in
+            guard paragraph.text.hasPrefix("***") else { return false }
             let text = paragraph.text.uppercased()
             return text.hasPrefix("***") && text.contains("\(word) OF") && text.contains("PROJECT GUTENBERG")
         }
@@ -145,6 +160,13 @@ public enum PlainText {
     }
 
     private static func escaped(_ text: String) -> String {
+        // Most paragraphs have nothing to escape: no markup character, no control character (C0 but tab and
+        // line feed; DEL; C1, which starts with 0xC2 in UTF-8) and no noncharacter (which starts with 0xEF).
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 ? !(byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x7F || byte == 0xC2 || byte == 0xEF)
+                : byte == 0x09 || byte == 0x0A
+        }
+        if plain { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -22,13 +22,15 @@ struct PlainTextTests {
         #expect(PlainText.paragraphs(of: " \n\t\n").isEmpty)
     }
 
-    @Test(arguments: ["CHAPTER 1. Loomings.", "Chapter one.", "BOOK IV", "Chapitre trois", "XIV.", "12", "I", "PART THE FIRST", "Stave 2: The First of the Three Spirits"])
+    @Test(arguments: ["CHAPTER 1. Loomings.", "Chapter one.", "BOOK IV", "Chapitre trois", "XIV.", "12", "I", "PART THE FIRST", "Stave 2: The First of the Three Spirits",
+                      "   CHAPTER 1.  ", "\tCHAPTER\tTWO", "\u{A0}Livre premier"])
     func aShortLineNamingAChapterWithANumberIsAHeading(text: String) {
         #expect(PlainText.Paragraph(line: 0, text: text).isHeading)
     }
 
     @Test(arguments: ["CIVIL", "Chapter and verse were quoted at him.", "Part of the plan", "CHAPTER 1.\nLoomings.", "Call me Ishmael.",
-                      "Chapter 3 was the longest of them all, and nobody in the village ever finished it", "A"])
+                      "Chapter 3 was the longest of them all, and nobody in the village ever finished it", "A",
+                      "   Call me 12", "The chapter 1"])
     func otherLinesAreNotHeadings(text: String) {
         #expect(!PlainText.Paragraph(line: 0, text: text).isHeading)
     }
@@ -38,6 +40,15 @@ struct PlainTextTests {
         #expect(PlainText.decode(Data([0xFF, 0xFE, 0x63, 0x00, 0xE9, 0x00])) == "cé")
         // Not UTF-8: Latin-1 and Windows-1252 text (0x93 and 0x94 are its curly quotes).
         #expect(PlainText.decode(Data([0x63, 0x61, 0x66, 0xE9, 0x20, 0x93, 0x6F, 0x6B, 0x94])) == "café \u{201C}ok\u{201D}")
+    }
+
+    /// A paragraph with no character to escape is written as it is; one with a C1 control or a noncharacter
+    /// (no markup around them) still has them as spaces.
+    @Test func charactersXMLRefusesBecomeSpacesInAParagraphWithoutMarkup() throws {
+        let text = "café crème\n\nnext\u{85}line and \u{FFFE}here, \u{7F}there"
+        let document = try XMLDocument(data: PlainText.xhtml(of: text), href: "t.txt", mode: .strict)
+        let body = try #require(document.root.firstChild("body"))
+        #expect(body.childElements.map(\.textContent) == ["café crème", "next line and  here,  there"])
     }
 
     @Test func theDocumentKeepsEachParagraphsTextExactlyAndIsWellFormed() throws {
