@@ -15,8 +15,10 @@ public enum VoiceResolver {
     /// "no voice or language X. Close matches: ..." for a usage error.
     public static func unknownMessage(_ text: String, in engine: any TTSEngine) -> String {
         let wanted = text.lowercased()
+        // Two edits turn any two-letter name into any other: short names are near at one edit only.
+        let nearness = wanted.count <= 3 ? 1 : 2
         let identifiers = engine.availableVoices.map(\.identifier)
-            .filter { EditDistance.between(wanted, $0) <= 2 || $0.hasPrefix(wanted) }
+            .filter { EditDistance.between(wanted, $0) <= nearness || $0.hasPrefix(wanted) }
             .sorted { (EditDistance.between(wanted, $0), $0) < (EditDistance.between(wanted, $1), $1) }
             .prefix(8)
         var message = "no voice or language \"\(text)\" (see raudio voices)"
