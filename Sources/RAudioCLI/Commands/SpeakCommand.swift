@@ -18,7 +18,7 @@ struct SpeakCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines).")
+    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines), or the http(s) URL of one.")
     var path: String
 
     @OptionGroup var options: PlaybackOptions

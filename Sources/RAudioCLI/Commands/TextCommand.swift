@@ -18,10 +18,10 @@ struct TextCommand: ParsableCommand {
         abstract: "Print the utterances of an EPUB, an HTML page or a text file as JSON lines: text, language, role and locator."
     )
 
-    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines).")
+    @Argument(help: "An EPUB file or unpacked EPUB folder, an HTML page or a text file (UTF-8, UTF-16 or Windows-1252; a paragraph between blank lines), or the http(s) URL of one.")
     var path: String
 
-    @Option(help: "Where to start: a Locator as JSON, or a percentage of the publication such as 42%.")
+    @Option(help: "Where to start: a Locator as JSON, a percentage of the publication such as 42%, or a file of the reading order (OPS/chapter_003.xhtml#id, as raudio info shows it).")
     var from: String?
 
     @Option(help: "The unit of each utterance: sentence, word or paragraph.")

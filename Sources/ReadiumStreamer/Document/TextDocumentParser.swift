@@ -12,7 +12,8 @@ import ReadiumShared
 /// headings (`PlainText.Paragraph.isHeading`: `CHAPTER 1. Loomings.`), with `Author:`
 /// and `Language:` (a name in English or a code) lines likewise. Text whose language is declared nowhere is
 /// identified from its words, the user's locale breaking ties (`userLanguage`). Either way only the file itself can
-/// be read (`SingleFileContainer`): its links to other files are not followed.
+/// be read (`SingleFileContainer`): its links to other files are not followed. A remote page or text
+/// (`https://host/article.html`) is fetched once and read from memory; its href is its URL.
 public struct TextDocumentParser: Sendable {
     /// What finds the language of text that declares none (`EPUBContentService.languageIdentifier`).
     public var languageIdentifier: (any LanguageIdentifier)?
@@ -31,15 +32,30 @@ public struct TextDocumentParser: Sendable {
         } catch {
             throw OpeningError(error)
         }
+        return try parse(data, href: href, container: container, name: url.deletingPathExtension().lastPathComponent,
+                         fileExtension: url.pathExtension, isHTML: isHTML, errorPath: url.path)
+    }
+
+    /// The publication of the remote page or text `data`, fetched from `url` (after redirects), held in
+    /// memory: reading it makes no other request.
+    public func parse(remote url: URL, data: Data, access: RemoteAccess, isHTML: Bool) throws(OpeningError) -> Publication {
+        let container = SingleFileContainer(remote: url, access: access, fetched: data)
         let name = url.deletingPathExtension().lastPathComponent
-        let mediaType: MediaType = !isHTML ? .text : ["xhtml", "xht"].contains(url.pathExtension.lowercased()) ? .xhtml : .html
+        return try parse(data, href: container.href, container: container, name: name.isEmpty || name == "/" ? url.host ?? url.absoluteString : name,
+                         fileExtension: url.pathExtension, isHTML: isHTML, errorPath: url.absoluteString)
+    }
+
+    private func parse(
+        _ data: Data, href: String, container: SingleFileContainer, name: String, fileExtension: String, isHTML: Bool, errorPath: String
+    ) throws(OpeningError) -> Publication {
+        let mediaType: MediaType = !isHTML ? .text : ["xhtml", "xht"].contains(fileExtension.lowercased()) ? .xhtml : .html
         let manifest: Manifest
         if isHTML {
             let document: XMLDocument
             do {
                 document = try XMLDocument(data: data, href: href, mode: mediaType == .xhtml ? .recovering : .html)
             } catch {
-                throw OpeningError(.badData, path: url.path, message: "is not an HTML page raudio can read: \(error.message)")
+                throw OpeningError(.badData, path: errorPath, message: "is not an HTML page raudio can read: \(error.message)")
             }
             // Its repairs are reported by the content service when it reads the page, not here a first time.
             manifest = Self.manifest(of: document, href: href, type: mediaType, name: name)
@@ -66,10 +82,34 @@ public struct TextDocumentParser: Sendable {
         let authors = fields["Author"].map { [Contributor(name: .plain($0))] }
         let language = fields["Language"].flatMap(languageCode(named:))
         let metadata = Metadata(title: .plain(title), languages: language.map { [$0] } ?? [], contributors: authors.map { ["author": $0] } ?? [:])
-        let toc = PlainText.paragraphs(of: text).filter(\.isHeading).map { heading in
+        let toc = chapterHeadings(in: PlainText.paragraphs(of: text)).map { heading in
             Link(href: href + "#" + heading.id, type: MediaType.text.string, title: heading.text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
         }
         return Manifest(metadata: metadata, readingOrder: [link], tableOfContents: toc.isEmpty ? [link] : toc)
+    }
+
+    /// The headings of `paragraphs` that start chapters: not the entries of a list of contents (three headings
+    /// or more in a row, nothing between them, but the last when text follows it) whose chapter has its own
+    /// heading elsewhere, or `chapter 3` would go to the list, at the top of a Project Gutenberg text, rather
+    /// than to the chapter.
+    static func chapterHeadings(in paragraphs: [PlainText.Paragraph]) -> [PlainText.Paragraph] {
+        let isHeading = paragraphs.map(\.isHeading)
+        var inList = [Bool](repeating: false, count: paragraphs.count)
+        var start = 0
+        while start < paragraphs.count {
+            guard isHeading[start] else { start += 1; continue }
+            var end = start
+            while end + 1 < paragraphs.count, isHeading[end + 1] { end += 1 }
+            // The last of them heads a chapter when text follows it: the first chapter after the list.
+            let last = end + 1 < paragraphs.count ? end - 1 : end
+            if end - start >= 2 { for index in start...last { inList[index] = true } }
+            start = end + 1
+        }
+        let key = { (paragraph: PlainText.Paragraph) in
+            paragraph.text.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
+        }
+        let headedElsewhere = Set(paragraphs.indices.filter { isHeading[$0] && !inList[$0] }.map { key(paragraphs[$0]) })
+        return paragraphs.indices.filter { isHeading[$0] && !(inList[$0] && headedElsewhere.contains(key(paragraphs[$0]))) }.map { paragraphs[$0] }
     }
 
     /// The ISO 639 code of a language named in English (`French` → `fr`), or of a code given as such; nil

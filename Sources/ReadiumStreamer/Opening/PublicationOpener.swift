@@ -45,7 +45,7 @@ public struct PublicationOpener: Sendable {
             // A remote package's documents are read when reached, not all at opening (a request each).
             var remote = self
             remote.checksContentDocuments = false
-            return try RemoteManifestLoader(access: remoteAccess, audioFileInspector: audioFileInspector) { container throws(OpeningError) in
+            return try RemoteManifestLoader(access: remoteAccess, audioFileInspector: audioFileInspector, languageIdentifier: languageIdentifier) { container throws(OpeningError) in
                 try remote.open(container: container, kindDescription: "ZIP archive")
             }.open(url)
         }

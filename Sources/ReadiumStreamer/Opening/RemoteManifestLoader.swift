@@ -6,16 +6,22 @@ import ReadiumShared
 /// Publication Manifest or a W3C Audiobooks manifest (`publication.json`), whose resources are fetched
 /// over HTTP, relative to the manifest's URL; from one remote audio file (`https://host/book.m4b`),
 /// recognized by its first bytes and streamed as a one-track book; or from a remote ZIP package (an
-/// `.audiobook`, an EPUB), read in place with range requests (`ZIPContainer(remote:access:)`).
+/// `.audiobook`, an EPUB), read in place with range requests (`ZIPContainer(remote:access:)`); or from a web
+/// page or text file (`https://host/article.html`, a Project Gutenberg `.txt`), fetched whole and read aloud
+/// as a local one (`TextDocumentParser`).
 struct RemoteManifestLoader {
     /// Manifests are small; anything larger is refused rather than held in memory.
     static let maximumBytes = 8 * 1024 * 1024
     /// A manifest is fetched before anything plays: retry briefly, then say what is wrong.
     static let retryDelays = [0.25, 0.5]
+    /// What is read of anything but a manifest to recognize it; a shorter answer was read whole.
+    static let headLength = 4096
 
     let access: RemoteAccess
     /// Reads the tags, chapters and cover of a URL that is one audio file.
     var audioFileInspector: (any AudioFileInspector)?
+    /// What finds the language of a page or text that declares none.
+    var languageIdentifier: (any LanguageIdentifier)?
     /// Opens the container of a URL that is a ZIP package (an `.audiobook`, an EPUB), as a local package is.
     var openPackage: (any Container) throws(OpeningError) -> Publication
 
@@ -26,7 +32,7 @@ struct RemoteManifestLoader {
         let fetched: (data: Data, url: String)
         do {
             // Only a manifest is read whole: past its first bytes, anything else is recognized and left unread.
-            fetched = try RemoteDocument.fetch(url: address, access: briefly, maximumBytes: Self.maximumBytes) { head in
+            fetched = try RemoteDocument.fetch(url: address, access: briefly, maximumBytes: Self.maximumBytes, headLength: Self.headLength) { head in
                 ContentSniffer.kind(of: head) == .json || head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
             }
         } catch {
@@ -48,7 +54,10 @@ struct RemoteManifestLoader {
                 }
                 return try openPackage(container)
             }
-            throw Self.notAManifest(address, kind: kind)
+            if kind == .html || kind == .text {
+                return try openDocument(servedURL, isHTML: kind == .html, address: address, whole: fetched.data.count < Self.headLength ? fetched.data : nil)
+            }
+            throw Self.notAManifest(address)
         }
         if PublicationOpener.isLCPLicense(object) {
             throw OpeningError(.unsupported, path: address, message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet")
@@ -68,11 +77,30 @@ struct RemoteManifestLoader {
         )
     }
 
+    /// A web page or text file, fetched whole (as large as a local one may be; `whole` when the first answer
+    /// was all of it) and read from memory. One served under a package's or an audio file's name is an error
+    /// page, not the book: refused, naming it.
+    private func openDocument(_ url: URL, isHTML: Bool, address: String, whole: Data?) throws(OpeningError) -> Publication {
+        let fileExtension = url.pathExtension.lowercased()
+        guard !PublicationOpener.packageOrAudioExtensions.contains(fileExtension) else {
+            throw OpeningError(
+                .badData, path: address,
+                message: "is \(isHTML ? "a web page" : "text"), not the .\(fileExtension) file its name says (a page about the book, or an error page?)"
+            )
+        }
+        var data = whole ?? Data()
+        if whole == nil {
+            do {
+                data = try RemoteDocument.fetch(url: url.absoluteString, access: access, maximumBytes: XMLDocument.defaultMaximumSize).data
+            } catch {
+                throw OpeningError(error)
+            }
+        }
+        return try TextDocumentParser(languageIdentifier: languageIdentifier).parse(remote: url, data: data, access: access, isHTML: isHTML)
+    }
+
     /// Why what `address` served cannot be opened: what it is, and what to do instead.
-    static func notAManifest(_ address: String, kind: ContentSniffer.Kind) -> OpeningError {
-        let what = kind == .html
-            ? "is a web page, not a publication (the page about a book, not its manifest or audio file?)"
-            : "is not a Readium manifest (not a JSON object), a package nor an audio file; raudio streams manifests, ZIP packages and audio files"
-        return OpeningError(.badData, path: address, message: what)
+    static func notAManifest(_ address: String) -> OpeningError {
+        OpeningError(.badData, path: address, message: "is not a Readium manifest (not a JSON object), a package, an audio file, a web page nor text; raudio streams manifests, ZIP packages and audio files, and reads pages and text aloud")
     }
 }

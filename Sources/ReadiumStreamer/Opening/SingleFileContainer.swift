@@ -16,20 +16,25 @@ public struct SingleFileContainer: Container {
 
     /// Reaches the file through `access` when it is remote.
     private let access: RemoteAccess?
+    /// The remote file's bytes, when it was fetched whole (a web page): read from memory, not again.
+    private let fetched: Data?
 
     public init(url: URL, extracted: [String: Data] = [:]) {
         sourceURL = url
         href = url.lastPathComponent
         self.extracted = extracted
         access = nil
+        fetched = nil
     }
 
-    /// The container of a remote file: its href is its whole URL, read through `access`.
-    public init(remote url: URL, access: RemoteAccess, extracted: [String: Data] = [:]) {
+    /// The container of a remote file: its href is its whole URL, read through `access`, or from `fetched`
+    /// when it was fetched whole already.
+    public init(remote url: URL, access: RemoteAccess, extracted: [String: Data] = [:], fetched: Data? = nil) {
         sourceURL = url
         href = url.absoluteString
         self.extracted = extracted
         self.access = access
+        self.fetched = fetched
     }
 
     public var entries: [String] { [href] + extracted.keys.sorted() }
@@ -40,6 +45,7 @@ public struct SingleFileContainer: Container {
             guard requested == href else {
                 throw ResourceError(.notFound, href: requested, message: "is not part of this single-file publication")
             }
+            if let fetched { return DataResource(href: href, data: fetched) }
             return access.resource(url: href)
         }
         let normalized = try Href(requested)

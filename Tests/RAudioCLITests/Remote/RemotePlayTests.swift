@@ -74,14 +74,59 @@ struct RemotePlayTests {
     @Test func aPackageWithoutRangesOrAPageIsRefusedSayingWhy() throws {
         let fixture = try RemoteBookFixture()
         try fixture.server.add(Corpus.projectRoot.appendingPathComponent("samples/gull-rock.audiobook"), as: "gull-rock.audiobook")
-        try fixture.server.write("<!DOCTYPE html><html><head><title>A book</title></head><body><p>Listen!</p></body></html>", as: "page.html")
+        let page = "<!DOCTYPE html><html><head><title>A book</title></head><body><p>Listen!</p></body></html>"
+        try fixture.server.write(page, as: "page.html")
+        try fixture.server.write(page, as: "book.epub")
         let proxy = try fixture.faultProxy()
         proxy.inject(.stripRange, pathSuffix: "gull-rock.audiobook", times: 1000)
-        for (url, expected) in [(proxy.url("gull-rock.audiobook"), "without byte ranges"), (fixture.server.url("page.html"), "is a web page")] {
+        for (url, expected) in [(proxy.url("gull-rock.audiobook"), "without byte ranges"), (fixture.server.url("page.html"), "read it aloud with raudio speak"),
+                                (fixture.server.url("book.epub"), "is a web page, not the .epub file")] {
             let result = try ProcessRunner.raudio(["play", url, "--output", "null"], environment: ["RAUDIO_RETRY_DELAYS": "0.05"], timeout: 60)
             #expect([65, 69].contains(result.status), "\(result.status) \(result.standardError)")
             #expect(result.standardError.contains(expected), "\(result.standardError)")
         }
+    }
+
+    /// A URL that is a web page or a text file (a Project Gutenberg `.txt`) is read aloud as the file on disk
+    /// is: the same utterances and roles, its URL as their href, its chapters found the same way. A short page
+    /// is fetched once; a longer one once more, whole, after its first bytes said what it is.
+    @Test func aRemotePageOrTextIsReadAsTheFileOnDisk() throws {
+        let fixture = try RemoteBookFixture()
+        let page = """
+            <!DOCTYPE html><html lang="en"><head><title>An article</title><meta name="author" content="Ann Writer"></head>
+            <body><h1 id="top">The headline</h1><p>First paragraph of the <a href="other.html">article</a>.</p>
+            <img src="pic.png" alt="A picture"><h2 id="more">More</h2><p>Second one &amp; last.</p></body></html>
+            """
+        var text = "Title: A Remote Book\n\nAuthor: Jane Doe\n\nCONTENTS\n\nCHAPTER 1.\n\nCHAPTER 2.\n\nCHAPTER 3.\n\n"
+        for chapter in 1...3 {
+            text += "CHAPTER \(chapter).\n\n" + String(repeating: "The keeper climbed the stairs of chapter \(chapter) once more.\n", count: 40) + "\n"
+        }
+        try fixture.server.write(page, as: "article.html")
+        try fixture.server.write(text, as: "book.txt")
+        try page.write(toFile: fixture.folder.path("article.html"), atomically: true, encoding: .utf8)
+        try text.write(toFile: fixture.folder.path("book.txt"), atomically: true, encoding: .utf8)
+        let utterances = { (result: ProcessResult) throws -> [[String]] in
+            try result.outputLines.map { line in
+                let object = try #require(try JSONParser.parse(Data(line.utf8)).objectValue)
+                return [object["text"]?.stringValue ?? "", object["role"]?.stringValue ?? "", object["locator"]?.objectValue?["href"]?.stringValue ?? ""]
+            }
+        }
+        for name in ["article.html", "book.txt"] {
+            let url = fixture.server.url(name)
+            let local = try ProcessRunner.raudio(["text", fixture.folder.path(name)])
+            let remote = try ProcessRunner.raudio(["text", url], timeout: 60)
+            #expect(remote.status == 0, "\(remote.standardError)")
+            let expected = try utterances(local).map { [$0[0], $0[1], url] }
+            #expect(try utterances(remote) == expected && expected.count >= 4, "\(remote.standardOutput)")
+        }
+        let info = try ProcessRunner.raudio(["info", fixture.server.url("book.txt")], timeout: 60)
+        let manifest = try #require(try JSONParser.parse(Data(info.standardOutput.utf8)).objectValue)
+        #expect(manifest["metadata"]?.objectValue?["title"] == "A Remote Book")
+        let toc = manifest["toc"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue }
+        #expect(toc?.count == 3 && toc?.allSatisfy { $0.hasPrefix(fixture.server.url("book.txt") + "#line-") } == true, "\(info.standardOutput)")
+        let requests = { (name: String) in fixture.server.accessLog.filter { $0.contains("GET /\(name) ") }.count }
+        #expect(requests("article.html") == 1, "a short page is read whole by its first request")
+        #expect(requests("book.txt") == 4, "twice for each of text and info: its first bytes, then whole")
     }
 
     @Test func rangeRequestsReuseTheirConnection() throws {

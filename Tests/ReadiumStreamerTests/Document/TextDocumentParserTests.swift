@@ -94,6 +94,44 @@ struct TextDocumentParserTests {
         #expect(progressions == progressions.sorted() && progressions.count == texts.count)
     }
 
+    /// A Project Gutenberg text lists its chapters before the book: the table of contents goes to the
+    /// chapters, not to that list. A list whose entries head nothing else (and parts heading chapters) stay.
+    @Test func aListOfContentsIsNotTheChapters() {
+        let text = """
+            CONTENTS
+
+            CHAPTER 1. Loomings.
+
+            CHAPTER 2. The Carpet-Bag.
+
+            Chapter 3.  The Spouter-Inn.
+
+            CHAPTER 1. Loomings.
+
+            Call me Ishmael.
+
+            CHAPTER 2. The Carpet-Bag.
+
+            I stuffed a shirt or two.
+
+            CHAPTER 3. The Spouter-Inn.
+
+            Entering that gable-ended Spouter-Inn.
+
+            BOOK II
+
+            CHAPTER 4. The Counterpane.
+
+            Upon waking next morning.
+            """
+        let toc = TextDocumentParser.manifest(ofText: text, href: "moby.txt", name: "moby").tableOfContents
+        #expect(toc.map(\.title) == ["CHAPTER 1. Loomings.", "CHAPTER 2. The Carpet-Bag.", "CHAPTER 3. The Spouter-Inn.", "BOOK II",
+                                     "CHAPTER 4. The Counterpane."])
+        #expect(toc.first?.href == "moby.txt#line-8")
+        let listOnly = "CHAPTER 1.\n\nCHAPTER 2.\n\nCHAPTER 3.\n\nThe end."
+        #expect(TextDocumentParser.manifest(ofText: listOnly, href: "t.txt", name: "t").tableOfContents.count == 3)
+    }
+
     @Test func aTextWithoutHeaderIsTitledByItsName() throws {
         let folder = try TemporaryFolder()
         try folder.write("notes.txt", Data("Buy milk.\nCall the plumber.\n".utf8))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
 import ReadiumShared
 
 /// The depth-first walk of `HTMLContentExtractor`: keeps the open elements and the text of the block
@@ -284,13 +285,21 @@ final class HTMLContentWalker {
         return result
     }
 
-    /// A link to `source` resolved against the document; nil for remote or invalid hrefs.
     /// The link of a `src`, resolved against the document; its type the one the element declares (a `source`'s
-    /// `type`, parameters such as `codecs` left out), else the one its file extension says.
+    /// `type`, parameters such as `codecs` left out), else the one its file extension says. Nil for an invalid
+    /// href, and for a URL in a publication's document (its container reads its own files); in a web page read
+    /// from its URL, a `src` is a URL resolved against the page's, so that a picture's alt text is still read.
     private func link(for source: String, declaredType: String? = nil) -> Link? {
-        guard let resolved = try? Href(source, relativeTo: href) else { return nil }
-        let fileExtension = resolved.path.split(separator: ".").last.map(String.init) ?? ""
+        let path: String
+        if let resolved = try? Href(source, relativeTo: href) {
+            path = resolved.path
+        } else if Href.isRemote(href), let url = URL(string: source, relativeTo: URL(string: href))?.absoluteURL, Href.isRemote(url.absoluteString) {
+            path = url.absoluteString
+        } else {
+            return nil
+        }
+        let fileExtension = path.split(separator: "/").last?.split(separator: ".").last.map(String.init) ?? ""
         let declared = declaredType.flatMap { MediaType($0.split(separator: ";").first.map(String.init) ?? $0) }
-        return Link(href: resolved.path, type: (declared ?? MediaType.forFileExtension(fileExtension))?.string)
+        return Link(href: path, type: (declared ?? MediaType.forFileExtension(fileExtension))?.string)
     }
 }
