@@ -283,13 +283,33 @@ The wind pushed at the windows like a tired animal.</p>
 """
 
 
+# A web page as most are, not XML: attributes without quotes, paragraphs and list items left open, a table
+# without its tbody, entities, a script. raudio reads it with libxml2's HTML parser; the browser with its own.
+TAG_SOUP_PAGE = """<!DOCTYPE html>
+<html lang=en>
+<head><meta charset=utf-8><title>Tag soup</title>
+<script>if (a < b && c) { document.title = "<p>x</p>"; }</script></head>
+<body>
+<nav><ul><li><a href=/>Home</a><li><a href=/about>About</a></ul></nav>
+<h1 id=top>The keeper's log</h1>
+<p>The lamp was lit at dusk&nbsp;on the first night, &copy; the keeper.
+<p>Second entry, left open, with <b>bold</b> and <i>italic</i> words.
+<p>Third entry, with a picture <img src=lamp.png alt="the lamp at night"> and a<br>line break.
+<table><tr><td>Wind<td>North-east<tr><td>Sea<td>Rough</table>
+<p>Last entry &amp; the end of the log.
+<div class=signature>Written at Gull Rock.</div>
+</body>
+</html>
+"""
+
+
 def check_documents(browser, raudio):
     """A lone text file and HTML page read aloud: every locator highlighted exactly in the page, the text shown
     as the paragraphs its locators select."""
     folder = tempfile.mkdtemp(prefix="raudio-page-documents-")
     try:
         lines = []
-        for name, content in [("last-lamp.txt", GUTENBERG_TEXT), ("last-lamp.html", HTML_PAGE)]:
+        for name, content in [("last-lamp.txt", GUTENBERG_TEXT), ("last-lamp.html", HTML_PAGE), ("tag-soup.html", TAG_SOUP_PAGE)]:
             path = os.path.join(folder, name)
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(content)

@@ -7,8 +7,11 @@ extension XMLDocument {
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
     ]
 
-    /// Parses `bytes`, repairing end-tag mismatches and re-parsing, else keeping the tree up to the error.
-    static func recoveringParse(_ bytes: [UInt8], href: String, warnings: inout [ParsingWarning]) throws(XMLError) -> XMLElement {
+    /// Parses `bytes`, repairing end-tag mismatches and re-parsing, else keeping the tree up to the error
+    /// (or, unless `keepsPartial`, throwing it).
+    static func recoveringParse(
+        _ bytes: [UInt8], href: String, keepsPartial: Bool = true, warnings: inout [ParsingWarning]
+    ) throws(XMLError) -> XMLElement {
         var bytes = bytes
         var repairs = 0
         while true {
@@ -22,7 +25,7 @@ extension XMLDocument {
                 repairs += 1
                 continue
             }
-            guard let root = outcome.root else {
+            guard keepsPartial, let root = outcome.root else {
                 throw XMLError(.xmlMalformed, href: href, line: failure.line, column: failure.column, message: failure.message)
             }
             warnings.append(ParsingWarning(

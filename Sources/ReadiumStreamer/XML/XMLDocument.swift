@@ -24,7 +24,9 @@ public struct XMLDocument: Sendable, Hashable {
         case recovering
         /// For HTML pages (`text/html`): as `.recovering`, with HTML's void elements (`<br>`, `<img …>`,
         /// `<meta …>`) closed where they stand, as an HTML parser closes them, without a warning
-        /// (`XMLPreprocessor.closingVoidElements`).
+        /// (`XMLPreprocessor.closingVoidElements`). A page those repairs cannot make XML (`<p>` left open
+        /// before a `<table>`, attributes without quotes) is read by libxml2's HTML parser instead, as a
+        /// browser reads it (`HTMLPageParser`), without a warning: HTML read as HTML is no mistake.
         case html
     }
 
@@ -70,9 +72,26 @@ public struct XMLDocument: Sendable, Hashable {
                 throw XMLError(.xmlEmpty, href: href, message: "has no root element")
             }
             self.init(href: href, root: root, warnings: warnings)
-        case .recovering, .html:
+        case .recovering:
             let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
             self.init(href: href, root: root, warnings: warnings)
+        case .html:
+            var repairs = warnings
+            do {
+                let root = try XMLDocument.recoveringParse(bytes, href: href, keepsPartial: false, warnings: &repairs)
+                self.init(href: href, root: root, warnings: repairs)
+            } catch {
+                // Not XML even repaired: read as HTML, or if libxml2's HTML parser is not there, kept up to the error.
+                guard let xml = HTMLPageParser.xml(fromHTML: data) else {
+                    let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
+                    self.init(href: href, root: root, warnings: warnings)
+                    return
+                }
+                // HTML read as HTML is no mistake: the repairs tried on it are not reported.
+                var none: [ParsingWarning] = []
+                let root = try XMLDocument.recoveringParse(try XMLPreprocessor.decodedUTF8(xml, href: href), href: href, warnings: &none)
+                self.init(href: href, root: root, warnings: none)
+            }
         }
     }
 

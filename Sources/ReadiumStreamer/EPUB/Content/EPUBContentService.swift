@@ -189,6 +189,7 @@ public final class EPUBContentService: ContentService {
             var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
                                                  languageIdentifier: languageIdentifier)
             extractor.lexicons = lexicons(for: document)
+            extractor.impliesTableBodies = mediaType?.matches(.html) == true
             let extracted = extractor.extract(document)
             report(extracted.warnings)
             return extracted

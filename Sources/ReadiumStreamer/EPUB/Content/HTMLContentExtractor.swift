@@ -23,6 +23,9 @@ struct HTMLContentExtractor {
     var contextLength = 50
     /// An SVG document without text: its `title` and `desc` are read (else never, as a page's `title`).
     var readsSVGDescriptions = false
+    /// A `text/html` document, which a browser parses as HTML: rows directly in a `table` are in a `tbody`
+    /// it adds, and selectors name it (`table > tbody:nth-child(1) > tr:nth-child(2)`).
+    var impliesTableBodies = false
     /// The pronunciation lexicons of the publication and of this document; each applies to the text in its language.
     var lexicons: [PronunciationLexicon] = []
 
@@ -31,6 +34,7 @@ struct HTMLContentExtractor {
         let walker = HTMLContentWalker(href: href, defaultLanguage: language, defaultLanguageSource: source,
                                        identifierCounts: HTMLElementRules.identifierCounts(in: document.root))
         walker.readsSVGDescriptions = readsSVGDescriptions
+        walker.impliesTableBodies = impliesTableBodies
         walker.lexicons = lexicons
         if let alphabet = lexicons.lazy.compactMap(\.alphabetName).first { walker.defaultAlphabet = alphabet }
         walker.walk(document.root, parentPath: "", index: 1)

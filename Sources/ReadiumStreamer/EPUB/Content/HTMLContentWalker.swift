@@ -50,6 +50,8 @@ final class HTMLContentWalker {
 
     /// Reads SVG `title` and `desc` elements, each a block (an SVG document whose text they are).
     var readsSVGDescriptions = false
+    /// Whether rows directly in a `table` are in a `tbody` the browser adds (`HTMLContentExtractor`).
+    var impliesTableBodies = false
 
     init(href: String, defaultLanguage: Language?, defaultLanguageSource: LanguageSource = .publication, identifierCounts: [String: Int]) {
         self.href = href
@@ -145,10 +147,18 @@ final class HTMLContentWalker {
             if isNoteRef, textLength > runStart { inlineRuns.append(.init(role: .noteRef, range: runStart..<textLength)) }
         }
         var elementIndex = 0
+        // HTML's parser puts each run of rows written directly in a table in a `tbody` of its own.
+        let wrapsRows = impliesTableBodies && name == "table"
+        var rowIndex = 0
         for child in element.children {
             switch child {
+            case .element(let childElement) where wrapsRows && childElement.localName == "tr":
+                if rowIndex == 0 { elementIndex += 1 }
+                rowIndex += 1
+                walk(childElement, parentPath: "\(path) > tbody:nth-child(\(elementIndex))", index: rowIndex)
             case .element(let childElement):
                 elementIndex += 1
+                rowIndex = 0
                 walk(childElement, parentPath: path, index: elementIndex)
             case .text(let text), .cdata(let text):
                 let start = documentLength

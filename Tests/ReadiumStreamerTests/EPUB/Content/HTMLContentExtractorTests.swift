@@ -27,6 +27,24 @@ import Testing
         #expect(texts(elements) == ["The quick brown fox .", "A\u{00A0}\u{00A0}b"])
     }
 
+    /// In a `text/html` page the browser puts rows written directly in a table in a `tbody` of their own: the
+    /// selectors name it there, as the page the browser shows has it; an XHTML document's rows stay where written.
+    @Test func rowsOfAnHTMLTableAreInTheBodyTheBrowserAdds() throws {
+        let page = "<html><body><table><caption>Log</caption><tr><td>Wind</td></tr>\n<tr><td>Sea</td></tr><tfoot><tr><td>End</td></tr></tfoot><tr><td>Late</td></tr></table></body></html>"
+        let selectors = { (impliesTableBodies: Bool) throws -> [String] in
+            var extractor = HTMLContentExtractor(href: "page.html", type: "text/html", defaultLanguage: Language(code: "en"), totalProgressionRange: 0..<1)
+            extractor.impliesTableBodies = impliesTableBodies
+            let document = try XMLDocument(string: page, href: "page.html", mode: .html)
+            return extractor.extract(document).elements.compactMap { ($0.element as? TextContentElement)?.locator.locations.cssSelector }
+        }
+        let table = "html > body > table:nth-child(1)"
+        #expect(try selectors(true) == ["\(table) > caption:nth-child(1)", "\(table) > tbody:nth-child(2) > tr:nth-child(1) > td:nth-child(1)",
+                                        "\(table) > tbody:nth-child(2) > tr:nth-child(2) > td:nth-child(1)",
+                                        "\(table) > tfoot:nth-child(3) > tr:nth-child(1) > td:nth-child(1)",
+                                        "\(table) > tbody:nth-child(4) > tr:nth-child(1) > td:nth-child(1)"])
+        #expect(try selectors(false)[1] == "\(table) > tr:nth-child(2) > td:nth-child(1)")
+    }
+
     @Test func scriptsStylesHiddenElementsAndRubyAnnotationsAreSkipped() throws {
         let elements = try extract("""
         <p>Seen<span hidden="hidden"> hidden</span><span aria-hidden="true"> aria</span><span style="display: none"> css</span>.</p>
