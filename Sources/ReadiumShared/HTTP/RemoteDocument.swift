@@ -12,7 +12,8 @@ public enum RemoteDocument {
     /// false stops the transfer there, and those bytes are returned alone, so that a URL that turns out to
     /// be something else (an audio file, a ZIP) is recognized without downloading it.
     public static func fetch(
-        url: String, access: RemoteAccess, maximumBytes: Int, headLength: Int = 4096, isWanted: ((Data) -> Bool)? = nil
+        url: String, access: RemoteAccess, maximumBytes: Int, headLength: Int = 4096, what: String = "a manifest",
+        isWanted: ((Data) -> Bool)? = nil
     ) throws(ResourceError) -> (data: Data, url: String) {
         var body = Data()
         var finalURL = url
@@ -42,7 +43,7 @@ public enum RemoteDocument {
                 return .retry(reason: error.message, resumeAt: nil, progressed: false, unreachable: error.leavesTheServerUnreachable)
             }
             if tooLarge {
-                throw ResourceError(.tooLarge, href: url, message: "is larger than \(maximumBytes / 1024 / 1024) MB, too large for a manifest")
+                throw ResourceError(.tooLarge, href: url, message: "is larger than \(maximumBytes / 1024 / 1024) MB, too large for \(what)")
             }
             switch RemoteResponse(head: head, href: url) {
             case .failure(let error): throw error

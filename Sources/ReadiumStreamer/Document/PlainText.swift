@@ -60,7 +60,7 @@ public enum PlainText {
                 return false
             }
             let words = text.split(whereSeparator: \.isWhitespace)
-            guard let first = words.first, words.count <= 8, text.count <= 80 else { return false }
+            guard let first = words.first, text.count <= 80 else { return false }
             let number = { (word: Substring) -> Bool in
                 let bare = word.trimmingCharacters(in: .punctuationCharacters).lowercased()
                 return !bare.isEmpty && (bare.allSatisfy(\.isNumber) || PlainText.isRomanNumeral(bare.uppercased()) || PlainText.numberWords.contains(bare))
@@ -71,6 +71,9 @@ public enum PlainText {
             }
             // `PART THE FIRST`
             let numeral = words[1].lowercased() == "the" && words.count > 2 ? words[2] : words[1]
+            // A long title is a title after a numeral that a stop ends (`Chapter 56. Of the Less Erroneous
+            // Pictures of Whales, and the True`), not a sentence (`Chapter 3 was the longest of them all`).
+            guard words.count <= 8 || numeral.last.map({ ".:—".contains($0) }) == true else { return false }
             return PlainText.headingWords.contains(first.lowercased()) && number(numeral)
         }
     }
@@ -117,7 +120,7 @@ public enum PlainText {
             if current.isEmpty { start = index }
             current.append(line)
             // Without blank lines, a line that ends a sentence ends its paragraph.
-            if !hasBlankLines, let end = line.last(where: { !$0.isWhitespace }), ".!?:;…。！？\"'”’»)]".contains(end) {
+            if !hasBlankLines, let end = line.trimmingCharacters(in: .whitespaces).last, ".!?:;…。！？\"'”’»)]".contains(end) {
                 paragraphs.append(Paragraph(line: start, text: current.joined(separator: "\n")))
                 current = []
             }

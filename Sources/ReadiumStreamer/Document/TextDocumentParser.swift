@@ -89,10 +89,13 @@ public struct TextDocumentParser: Sendable {
     }
 
     /// The headings of `paragraphs` that start chapters: not the entries of a list of contents (three headings
-    /// or more in a row, nothing between them, but the last when text follows it) whose chapter has its own
-    /// heading elsewhere, or `chapter 3` would go to the list, at the top of a Project Gutenberg text, rather
-    /// than to the chapter.
+    /// or more in a row, nothing between them) whose chapter has its own heading elsewhere, or `chapter 3`
+    /// would go to the list, at the top of a Project Gutenberg text, rather than to the chapter. A list that runs
+    /// straight into its first chapter (its last heading one of its own entries again) ends before that heading.
     static func chapterHeadings(in paragraphs: [PlainText.Paragraph]) -> [PlainText.Paragraph] {
+        let key = { (paragraph: PlainText.Paragraph) in
+            paragraph.text.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
+        }
         let isHeading = paragraphs.map(\.isHeading)
         var inList = [Bool](repeating: false, count: paragraphs.count)
         var start = 0
@@ -100,13 +103,12 @@ public struct TextDocumentParser: Sendable {
             guard isHeading[start] else { start += 1; continue }
             var end = start
             while end + 1 < paragraphs.count, isHeading[end + 1] { end += 1 }
-            // The last of them heads a chapter when text follows it: the first chapter after the list.
-            let last = end + 1 < paragraphs.count ? end - 1 : end
-            if end - start >= 2 { for index in start...last { inList[index] = true } }
+            if end - start >= 2 {
+                let entries = Set(paragraphs[start..<end].map(key))
+                let last = entries.contains(key(paragraphs[end])) ? end - 1 : end
+                for index in start...last { inList[index] = true }
+            }
             start = end + 1
-        }
-        let key = { (paragraph: PlainText.Paragraph) in
-            paragraph.text.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
         }
         let headedElsewhere = Set(paragraphs.indices.filter { isHeading[$0] && !inList[$0] }.map { key(paragraphs[$0]) })
         return paragraphs.indices.filter { isHeading[$0] && !(inList[$0] && headedElsewhere.contains(key(paragraphs[$0]))) }.map { paragraphs[$0] }

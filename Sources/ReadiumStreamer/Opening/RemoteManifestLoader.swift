@@ -55,7 +55,11 @@ struct RemoteManifestLoader {
                 return try openPackage(container)
             }
             if kind == .html || kind == .text {
-                return try openDocument(servedURL, isHTML: kind == .html, address: address, whole: fetched.data.count < Self.headLength ? fetched.data : nil)
+                // Its href is its URL without a fragment (`page.html#Plot` is the page).
+                var page = URLComponents(url: servedURL, resolvingAgainstBaseURL: false)
+                page?.fragment = nil
+                return try openDocument(page?.url ?? servedURL, isHTML: kind == .html, address: address,
+                                        whole: fetched.data.count < Self.headLength ? fetched.data : nil)
             }
             throw Self.notAManifest(address)
         }
@@ -91,7 +95,8 @@ struct RemoteManifestLoader {
         var data = whole ?? Data()
         if whole == nil {
             do {
-                data = try RemoteDocument.fetch(url: url.absoluteString, access: access, maximumBytes: XMLDocument.defaultMaximumSize).data
+                data = try RemoteDocument.fetch(url: url.absoluteString, access: access, maximumBytes: XMLDocument.defaultMaximumSize,
+                                                what: isHTML ? "a web page to read" : "a text to read").data
             } catch {
                 throw OpeningError(error)
             }

@@ -27,7 +27,13 @@ enum HTMLPageParser {
         let written = functions.saveDoc(save, document)
         guard functions.saveClose(save) >= 0, written >= 0, let content = functions.bufferContent(buffer) else { return nil }
         let length = Int(functions.bufferLength(buffer))
-        return length > 0 ? Data(bytes: content, count: length) : nil
+        guard length > 0 else { return nil }
+        // Control characters XML refuses (HTML keeps them) would stop the XML parse where they stand.
+        var xml = [UInt8](UnsafeBufferPointer(start: content, count: length))
+        for index in xml.indices where xml[index] < 0x20 && xml[index] != 0x09 && xml[index] != 0x0A && xml[index] != 0x0D {
+            xml[index] = 0x20
+        }
+        return Data(xml)
     }
 
     /// The libxml2 functions used, by their C names.
@@ -36,8 +42,9 @@ enum HTMLPageParser {
 
         /// `HTML_PARSE_RECOVER | HTML_PARSE_NODEFDTD | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET`.
         static let parseOptions: Int32 = 1 << 0 | 1 << 2 | 1 << 5 | 1 << 6 | 1 << 11
-        /// `XML_SAVE_NO_DECL | XML_SAVE_AS_XML`: XML, even of an HTML document.
-        static let saveOptions: Int32 = 1 << 1 | 1 << 5
+        /// `XML_SAVE_NO_DECL | XML_SAVE_NO_XHTML | XML_SAVE_AS_XML`: XML, even of an HTML document, and without
+        /// the XHTML rules an XHTML DOCTYPE would bring (an `xmlns` written twice, `id`s copied from `name`s).
+        static let saveOptions: Int32 = 1 << 1 | 1 << 3 | 1 << 5
 
         let readMemory: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> OpaquePointer?
         let freeDoc: @convention(c) (OpaquePointer?) -> Void

@@ -7,6 +7,9 @@ extension XMLDocument {
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
     ]
 
+    /// The end of the warning of a parse that kept the document up to an error it could not repair.
+    static let keptUpToTheError = "kept the document up to this point, open elements closed"
+
     /// Parses `bytes`, repairing end-tag mismatches and re-parsing, else keeping the tree up to the error
     /// (or, unless `keepsPartial`, throwing it).
     static func recoveringParse(
@@ -30,7 +33,7 @@ extension XMLDocument {
             }
             warnings.append(ParsingWarning(
                 source: href, path: "line \(failure.line), column \(failure.column)",
-                message: "\(failure.message); kept the document up to this point, open elements closed"))
+                message: "\(failure.message); \(keptUpToTheError)"))
             return root
         }
     }

@@ -82,15 +82,17 @@ public struct XMLDocument: Sendable, Hashable {
                 self.init(href: href, root: root, warnings: repairs)
             } catch {
                 // Not XML even repaired: read as HTML, or if libxml2's HTML parser is not there, kept up to the error.
-                guard let xml = HTMLPageParser.xml(fromHTML: data) else {
+                // Its XML is larger than the page (end tags written, attributes quoted), within bounds.
+                guard let xml = HTMLPageParser.xml(fromHTML: data), xml.count <= 3 * maximumSize else {
                     let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
                     self.init(href: href, root: root, warnings: warnings)
                     return
                 }
-                // HTML read as HTML is no mistake: the repairs tried on it are not reported.
-                var none: [ParsingWarning] = []
-                let root = try XMLDocument.recoveringParse(try XMLPreprocessor.decodedUTF8(xml, href: href), href: href, warnings: &none)
-                self.init(href: href, root: root, warnings: none)
+                // HTML read as HTML is no mistake: the repairs tried on it are not reported, but what its XML
+                // still could not hold (the rest of the page then left out) is.
+                var reparse: [ParsingWarning] = []
+                let root = try XMLDocument.recoveringParse(try XMLPreprocessor.decodedUTF8(xml, href: href), href: href, warnings: &reparse)
+                self.init(href: href, root: root, warnings: reparse.filter { $0.message.hasSuffix(XMLDocument.keptUpToTheError) })
             }
         }
     }

@@ -23,7 +23,7 @@ struct PlainTextTests {
     }
 
     @Test(arguments: ["CHAPTER 1. Loomings.", "Chapter one.", "BOOK IV", "Chapitre trois", "XIV.", "12", "I", "PART THE FIRST", "Stave 2: The First of the Three Spirits",
-                      "   CHAPTER 1.  ", "\tCHAPTER\tTWO", "\u{A0}Livre premier"])
+                      "   CHAPTER 1.  ", "\tCHAPTER\tTWO", "\u{A0}Livre premier", "Chapter 56. Of the Less Erroneous Pictures of Whales, and the True"])
     func aShortLineNamingAChapterWithANumberIsAHeading(text: String) {
         #expect(PlainText.Paragraph(line: 0, text: text).isHeading)
     }

@@ -128,6 +128,10 @@ struct TextDocumentParserTests {
         #expect(toc.map(\.title) == ["CHAPTER 1. Loomings.", "CHAPTER 2. The Carpet-Bag.", "CHAPTER 3. The Spouter-Inn.", "BOOK II",
                                      "CHAPTER 4. The Counterpane."])
         #expect(toc.first?.href == "moby.txt#line-8")
+        // Moby-Dick's list ends with its last chapter and then "Epilogue", which is no heading: the list's last
+        // entry is no chapter either.
+        let ending = "CHAPTER 1.\n\nCHAPTER 2.\n\nCHAPTER 3.\n\nEpilogue\n\nCHAPTER 1.\n\nCall me Ishmael.\n\nCHAPTER 2.\n\nI stuffed.\n\nCHAPTER 3.\n\nEntering.\n\nEpilogue\n\nThe drama's done."
+        #expect(TextDocumentParser.manifest(ofText: ending, href: "m.txt", name: "m").tableOfContents.map(\.href) == ["m.txt#line-8", "m.txt#line-12", "m.txt#line-16"])
         let listOnly = "CHAPTER 1.\n\nCHAPTER 2.\n\nCHAPTER 3.\n\nThe end."
         #expect(TextDocumentParser.manifest(ofText: listOnly, href: "t.txt", name: "t").tableOfContents.count == 3)
     }

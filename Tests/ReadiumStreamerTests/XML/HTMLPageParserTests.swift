@@ -54,6 +54,21 @@ struct HTMLPageParserTests {
         #expect(document.root.firstChild("body")?.firstChild("div")?.childElements.map(\.localName) == ["p", "p"])
     }
 
+    /// A page with an XHTML 1.0 DOCTYPE and its `xmlns`, served as HTML and not XML: read whole, its `xmlns`
+    /// written once, no `id` added where the page has a `name`.
+    @Test func anXHTMLDoctypePageThatIsNotXMLIsReadWhole() throws {
+        let page = """
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+            <html xmlns="http://www.w3.org/1999/xhtml" lang=en><head><title>Old page</title></head>
+            <body><a name=top></a><p>First\u{01} paragraph.<p>Second paragraph.</body></html>
+            """
+        let document = try XMLDocument(data: Data(page.utf8), href: "old.html", mode: .html)
+        let body = try #require(document.root.firstChild("body"))
+        #expect(body.descendants.filter { $0.localName == "p" }.map(\.normalizedText) == ["First paragraph.", "Second paragraph."])
+        #expect(body.descendants.first { $0.localName == "a" }?.attribute("id") == nil)
+        #expect(document.warnings.isEmpty, "\(document.warnings)")
+    }
+
     /// Only `.html` reads as HTML: an XHTML document that is not well-formed is still repaired or refused.
     @Test func xhtmlIsNotReadAsHTML() {
         #expect(throws: XMLError.self) {
