@@ -131,6 +131,7 @@ public final class NginxServer: @unchecked Sendable {
                 \(listen)
                 root \(root);
                 location = /redirect-loop.json { return 302 /redirect-loop.json; }
+                location ^~ /moved/ { rewrite ^/moved/(.*)$ /$1 redirect; }
                 location ^~ /forbidden/ { return 403; }
                 location ^~ /gone/ { return 410; }
                 location ^~ /norange/ { max_ranges 0; alias \(root)/; }

@@ -36,6 +36,12 @@ final class CurlEasyHandle {
         let outcome = withoutActuallyEscaping(shouldStop) { shouldStop in
             withoutActuallyEscaping(receive) { receive in
                 let transfer = CurlTransfer(url: request.url, shouldStop: shouldStop, receive: receive)
+                let (curl, handle) = (self.curl, self.handle)
+                transfer.effectiveURL = {
+                    var effective: UnsafeMutablePointer<CChar>?
+                    raudio_curl_getinfo_string(curl.getinfo, handle, CURLINFO_EFFECTIVE_URL, &effective)
+                    return effective.map { String(cString: $0) }
+                }
                 let context = Unmanaged.passUnretained(transfer).toOpaque()
                 configure(request, settings: settings, context: context)
                 errorBuffer[0] = 0

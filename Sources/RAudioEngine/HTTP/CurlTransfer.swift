@@ -16,6 +16,8 @@ final class CurlTransfer {
     var head: HTTPResponseHead?
     /// Whether `receive` asked to stop (libcurl then reports CURLE_WRITE_ERROR, which is no failure).
     var receiverStopped = false
+    /// The URL that answered, after redirects (`CURLINFO_EFFECTIVE_URL`), asked when the body starts.
+    var effectiveURL: () -> String? = { nil }
 
     init(url: String, shouldStop: @escaping () -> Bool, receive: @escaping (HTTPResponseHead, UnsafeRawBufferPointer) -> Bool) {
         self.url = url
@@ -53,7 +55,7 @@ func curlWriteCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let total = size * count
     if transfer.head == nil {
-        transfer.head = HTTPResponseHead(status: transfer.status, url: transfer.url, headers: transfer.headers)
+        transfer.head = HTTPResponseHead(status: transfer.status, url: transfer.effectiveURL() ?? transfer.url, headers: transfer.headers)
     }
     guard transfer.receive(transfer.head!, UnsafeRawBufferPointer(start: data, count: total)) else {
         transfer.receiverStopped = true

@@ -124,8 +124,12 @@ struct RemotePlayTests {
         #expect(manifest["metadata"]?.objectValue?["title"] == "A Remote Book")
         let toc = manifest["toc"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue }
         #expect(toc?.count == 3 && toc?.allSatisfy { $0.hasPrefix(fixture.server.url("book.txt") + "#line-") } == true, "\(info.standardOutput)")
+        // Moved: the page is the URL that answered, after the redirect.
+        let moved = try ProcessRunner.raudio(["text", fixture.server.url("moved/article.html")], timeout: 60)
+        #expect(try utterances(moved).map { $0[2] } == Array(repeating: fixture.server.url("article.html"), count: try utterances(moved).count) && moved.status == 0,
+                "\(moved.standardOutput) \(moved.standardError)")
         let requests = { (name: String) in fixture.server.accessLog.filter { $0.contains("GET /\(name) ") }.count }
-        #expect(requests("article.html") == 1, "a short page is read whole by its first request")
+        #expect(requests("article.html") == 2, "a short page is read whole by its first request (here and moved)")
         #expect(requests("book.txt") == 4, "twice for each of text and info: its first bytes, then whole")
     }
 
