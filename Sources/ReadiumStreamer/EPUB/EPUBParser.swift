@@ -69,6 +69,7 @@ public struct EPUBParser: Sendable {
         } catch {
             throw EPUBError(.invalidPackage, href: packagePath, message: "\(error)")
         }
+        for warning in packageXML.warnings { warnings.append(warning) }
         let package = try EPUBPackageDocument(document: packageXML, warnings: warnings)
         let metadataParser = EPUBMetadataParser(package: package, warnings: warnings)
         var metadata = metadataParser.parse()

@@ -10,6 +10,9 @@ extension XMLDocument {
     /// The end of the warning of a parse that kept the document up to an error it could not repair.
     static let keptUpToTheError = "kept the document up to this point, open elements closed"
 
+    /// The end of the warning of a parse that flattened elements nested too deep.
+    static let flattenedElementsKept = "(their text kept, their tags left out)"
+
     /// Parses `bytes`, repairing end-tag mismatches and re-parsing, else keeping the tree up to the error
     /// (or, unless `keepsPartial`, throwing it).
     static func recoveringParse(
@@ -21,6 +24,7 @@ extension XMLDocument {
             let outcome = XMLTreeBuilder.build(bytes)
             guard let failure = outcome.failure else {
                 guard let root = outcome.root else { throw XMLError(.xmlEmpty, href: href, message: "has no root element") }
+                if let warning = flatteningWarning(outcome.flattened, href: href) { warnings.append(warning) }
                 return root
             }
             if repairs < maximumRepairs, let repaired = repair(bytes, failure: failure, href: href, warnings: &warnings) {
@@ -31,11 +35,22 @@ extension XMLDocument {
             guard keepsPartial, let root = outcome.root else {
                 throw XMLError(.xmlMalformed, href: href, line: failure.line, column: failure.column, message: failure.message)
             }
+            if let warning = flatteningWarning(outcome.flattened, href: href) { warnings.append(warning) }
             warnings.append(ParsingWarning(
                 source: href, path: "line \(failure.line), column \(failure.column)",
                 message: "\(failure.message); \(keptUpToTheError)"))
             return root
         }
+    }
+
+    /// The one warning of a document whose elements nested deeper than `XMLTreeBuilder.maximumDepth` were
+    /// flattened, naming where the first one starts; nil when none was.
+    static func flatteningWarning(_ flattened: XMLTreeBuilder.Flattened?, href: String) -> ParsingWarning? {
+        guard let flattened else { return nil }
+        let elements = flattened.count == 1 ? "1 element" : "\(flattened.count) elements"
+        return ParsingWarning(
+            source: href, path: "line \(flattened.firstLine)",
+            message: "\(elements) nested more than \(XMLTreeBuilder.maximumDepth) levels deep flattened into their ancestor at that depth \(flattenedElementsKept)")
     }
 
     /// `bytes` with the mismatched end tag of `failure` fixed, or nil when this error is not a mismatch

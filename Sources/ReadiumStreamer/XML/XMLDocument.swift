@@ -7,7 +7,10 @@ import ReadiumShared
 /// Built with FoundationXML's `XMLParser` (libxml2) after a safe preprocessing of the bytes: a UTF-8
 /// BOM is dropped, UTF-16 is transcoded to UTF-8, HTML named entities (`&nbsp;`) become numeric
 /// references (libxml2 would drop them), and a DOCTYPE that declares entities is refused. External
-/// entities and DTDs are never loaded. Parsing is synchronous and may be called from any thread.
+/// entities and DTDs are never loaded. Elements nested deeper than `XMLTreeBuilder.maximumDepth` (256)
+/// are flattened into their ancestor at that depth, with one warning: every tree is at most that deep,
+/// and costs memory in proportion to the document's size. Parsing is synchronous and may be called
+/// from any thread.
 public struct XMLDocument: Sendable, Hashable {
     /// How to react to a document that is not well-formed.
     public enum Mode: Sendable, Hashable {
@@ -71,6 +74,7 @@ public struct XMLDocument: Sendable, Hashable {
             guard let root = outcome.root else {
                 throw XMLError(.xmlEmpty, href: href, message: "has no root element")
             }
+            if let warning = XMLDocument.flatteningWarning(outcome.flattened, href: href) { warnings.append(warning) }
             self.init(href: href, root: root, warnings: warnings)
         case .recovering:
             let root = try XMLDocument.recoveringParse(bytes, href: href, warnings: &warnings)
@@ -92,7 +96,9 @@ public struct XMLDocument: Sendable, Hashable {
                 // still could not hold (the rest of the page then left out) is.
                 var reparse: [ParsingWarning] = []
                 let root = try XMLDocument.recoveringParse(try XMLPreprocessor.decodedUTF8(xml, href: href), href: href, warnings: &reparse)
-                self.init(href: href, root: root, warnings: reparse.filter { $0.message.hasSuffix(XMLDocument.keptUpToTheError) })
+                self.init(href: href, root: root, warnings: reparse.filter {
+                    $0.message.hasSuffix(XMLDocument.keptUpToTheError) || $0.message.hasSuffix(XMLDocument.flattenedElementsKept)
+                })
             }
         }
     }

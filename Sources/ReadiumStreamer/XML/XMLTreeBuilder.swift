@@ -30,19 +30,43 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         /// The complete tree, or, after a failure, the tree parsed up to it with open elements closed.
         var root: XMLElement?
         var failure: Failure?
+        /// Elements nested deeper than `maximumDepth`, flattened into their ancestor at that depth; nil when none.
+        var flattened: Flattened?
     }
+
+    /// The elements a parse flattened: how many, and where the first one starts.
+    struct Flattened: Equatable {
+        var count: Int
+        var firstLine: Int
+    }
+
+    /// The deepest an element is nested in the tree (the root is at depth 1): the limit of libxml2's pull
+    /// parser (`xmlParserMaxDepth`), which its push parser, the one `XMLParser` drives, does not apply.
+    ///
+    /// An element deeper than this is flattened into its ancestor at this depth: its text is kept, in
+    /// order, its tag and attributes are not. Publications nest a few dozen levels at most; a deeper
+    /// tree only serves to exhaust the stack or memory of whatever walks it.
+    static let maximumDepth = 256
 
     private struct Frame {
         var element: XMLElement
-        var namespaces: [String: String]
+        /// The prefixes this element declares (`""` for the default namespace), popped from `namespaces` at its end.
+        var declaredPrefixes: [String]
         var open: OpenElement
     }
 
-    private static let predefinedNamespaces = ["xml": XMLNamespace.xml]
-
+    /// The namespace bindings in scope, innermost last, for each prefix: an element pushes what it declares
+    /// and pops it at its end, so that a deep tree costs one binding per declaration, not a copy per element.
+    private var namespaces: [String: [String]] = ["xml": [XMLNamespace.xml]]
     private var stack: [Frame] = []
+    /// The elements open below the one at `maximumDepth`, outermost first: flattened, named for errors only.
+    private var flattenedOpen: [OpenElement] = []
+    private var flattened: Flattened?
     private var root: XMLElement?
     private var failure: Failure?
+
+    /// The elements open at this point of the parse, outermost first.
+    private var openElements: [OpenElement] { stack.map(\.open) + flattenedOpen }
 
     /// Parses `bytes` and returns the tree and the first error, if any. Synchronous, on the caller's thread.
     static func build(_ bytes: [UInt8]) -> Outcome {
@@ -55,15 +79,15 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         let succeeded = parser.parse()
         if builder.failure == nil && !succeeded {
             let code = (parser.parserError as NSError?)?.code ?? 0
+            let open = builder.openElements
             builder.failure = Failure(
                 code: code, line: parser.lineNumber, column: parser.columnNumber,
-                message: XMLTreeBuilder.describe(code: code, openElements: builder.stack.map(\.open)),
-                openElements: builder.stack.map(\.open))
+                message: XMLTreeBuilder.describe(code: code, openElements: open), openElements: open)
         }
         if builder.failure != nil {
             while !builder.stack.isEmpty { builder.closeTop() }
         }
-        return Outcome(root: builder.root, failure: builder.failure)
+        return Outcome(root: builder.root, failure: builder.failure, flattened: builder.flattened)
     }
 
     func parser(
@@ -71,13 +95,27 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         qualifiedName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         guard failure == nil else { return }
-        var namespaces = stack.last?.namespaces ?? Self.predefinedNamespaces
+        let open = OpenElement(qualifiedName: elementName, line: parser.lineNumber, column: parser.columnNumber)
+        if stack.isEmpty && root != nil {
+            return  // a second root element: libxml2 reports it as an error next
+        }
+        guard stack.count < Self.maximumDepth else {
+            flattenedOpen.append(open)
+            flattened = Flattened(count: (flattened?.count ?? 0) + 1, firstLine: flattened?.firstLine ?? parser.lineNumber)
+            return
+        }
+        var declaredPrefixes: [String] = []
         for (name, value) in attributeDict {
+            let prefix: String
             if name == "xmlns" {
-                namespaces[""] = value
+                prefix = ""
             } else if name.hasPrefix("xmlns:") {
-                namespaces[String(name.dropFirst(6))] = value
+                prefix = String(name.dropFirst(6))
+            } else {
+                continue
             }
+            namespaces[prefix, default: []].append(value)
+            declaredPrefixes.append(prefix)
         }
         let (prefix, localName) = Self.split(elementName)
         var attributes: [XMLAttribute] = []
@@ -85,31 +123,35 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             let (attributePrefix, attributeLocalName) = Self.split(name)
             attributes.append(XMLAttribute(
                 localName: attributeLocalName, prefix: attributePrefix,
-                namespaceURI: attributePrefix.flatMap { namespaces[$0] }, value: value))
+                namespaceURI: attributePrefix.flatMap { namespaces[$0]?.last }, value: value))
         }
         attributes.sort { $0.qualifiedName < $1.qualifiedName }
-        let indexPath = stack.last.map { $0.element.indexPath + [$0.element.children.count] } ?? []
-        let namespaceURI = namespaces[prefix ?? ""].flatMap { $0.isEmpty ? nil : $0 }
+        let position = stack.last.map { XMLElement.Position(parent: $0.element.position, index: $0.element.children.count) }
+        let namespaceURI = namespaces[prefix ?? ""]?.last.flatMap { $0.isEmpty ? nil : $0 }
         let element = XMLElement(
             localName: localName, prefix: prefix, namespaceURI: namespaceURI,
-            attributes: attributes, indexPath: indexPath, line: parser.lineNumber)
-        let open = OpenElement(qualifiedName: elementName, line: parser.lineNumber, column: parser.columnNumber)
-        if stack.isEmpty && root != nil {
-            return  // a second root element: libxml2 reports it as an error next
-        }
-        stack.append(Frame(element: element, namespaces: namespaces, open: open))
+            attributes: attributes, position: position, line: parser.lineNumber)
+        stack.append(Frame(element: element, declaredPrefixes: declaredPrefixes, open: open))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         guard failure == nil, !stack.isEmpty else { return }
+        if !flattenedOpen.isEmpty {
+            flattenedOpen.removeLast()
+            return
+        }
         closeTop()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard failure == nil, !stack.isEmpty else { return }
         let last = stack.count - 1
-        if case .text(let previous)? = stack[last].element.children.last {
-            stack[last].element.children[stack[last].element.children.count - 1] = .text(previous + string)
+        if case .text(var previous)? = stack[last].element.children.last {
+            // Appended in place (libxml2 reports text in chunks, and at each character reference): linear, not quadratic.
+            let lastChild = stack[last].element.children.count - 1
+            stack[last].element.children[lastChild] = .text("")
+            previous += string
+            stack[last].element.children[lastChild] = .text(previous)
         } else {
             stack[last].element.children.append(.text(string))
         }
@@ -127,7 +169,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         guard failure == nil else { return }
         let code = (parseError as NSError).code
-        let open = stack.map(\.open)
+        let open = openElements
         failure = Failure(
             code: code, line: parser.lineNumber, column: parser.columnNumber,
             message: Self.describe(code: code, openElements: open), openElements: open)
@@ -136,6 +178,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     private func closeTop() {
         let frame = stack.removeLast()
+        for prefix in frame.declaredPrefixes { namespaces[prefix]?.removeLast() }
         if stack.isEmpty {
             root = frame.element
         } else {

@@ -59,14 +59,24 @@ struct HTMLContentExtractor {
     }
 
     /// The text of `element` outside every element that declares a language, and outside what is never read.
+    /// Iterative (a deep tree costs heap, not stack); stops past 8 KiB.
     private static func collectUndeclaredText(of element: XMLElement, into text: inout String) {
-        guard !HTMLElementRules.isSkipped(element), element.declaredLanguage?.isEmpty ?? true else { return }
-        for child in element.children {
-            switch child {
-            case .element(let child): collectUndeclaredText(of: child, into: &text)
+        func isCounted(_ element: XMLElement) -> Bool {
+            !HTMLElementRules.isSkipped(element) && (element.declaredLanguage?.isEmpty ?? true)
+        }
+        guard isCounted(element) else { return }
+        var pending: [(element: XMLElement, next: Int)] = [(element, 0)]
+        while let last = pending.indices.last, text.utf8.count <= 8192 {
+            let (current, next) = pending[last]
+            guard next < current.children.count else {
+                pending.removeLast()
+                continue
+            }
+            pending[last].next = next + 1
+            switch current.children[next] {
+            case .element(let child): if isCounted(child) { pending.append((child, 0)) }
             case .text(let string), .cdata(let string): text += string
             }
-            if text.utf8.count > 8192 { return }
         }
     }
 

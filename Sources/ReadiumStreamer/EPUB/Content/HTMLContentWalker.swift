@@ -21,6 +21,20 @@ final class HTMLContentWalker {
         var alphabet: String?
         /// Its index in `elementSources`.
         var serial: Int
+        /// The element, its CSS path, and where the walk is in its children.
+        var element: XMLElement
+        var path: String
+        var nextChild = 0
+        var elementIndex = 0
+        var rowIndex = 0
+        /// HTML's parser puts each run of rows written directly in a table in a `tbody` of its own.
+        var wrapsRows: Bool
+        /// Its `ssml:ph`, and the block's characters before it.
+        var phonemes: String?
+        var phonemeStart: Int
+        /// A note reference, and the block's characters before it.
+        var isNoteRef: Bool
+        var runStart: Int
     }
 
     private let href: String
@@ -63,7 +77,39 @@ final class HTMLContentWalker {
     private var documentLength: Int { documentText.utf8.count }
 
     /// Walks `element`, the `index`-th element child (from 1) of the element at `parentPath`.
+    ///
+    /// Iterative: the open elements are `stack`, on the heap, so that a deep tree cannot exhaust the thread's stack.
     func walk(_ element: XMLElement, parentPath: String, index: Int) {
+        let base = stack.count
+        enter(element, parentPath: parentPath, index: index)
+        while stack.count > base {
+            let top = stack.count - 1
+            let next = stack[top].nextChild
+            guard next < stack[top].element.children.count else {
+                leave()
+                continue
+            }
+            stack[top].nextChild += 1
+            switch stack[top].element.children[next] {
+            case .element(let child) where stack[top].wrapsRows && child.localName == "tr":
+                if stack[top].rowIndex == 0 { stack[top].elementIndex += 1 }
+                stack[top].rowIndex += 1
+                enter(child, parentPath: "\(stack[top].path) > tbody:nth-child(\(stack[top].elementIndex))", index: stack[top].rowIndex)
+            case .element(let child):
+                stack[top].elementIndex += 1
+                stack[top].rowIndex = 0
+                enter(child, parentPath: stack[top].path, index: stack[top].elementIndex)
+            case .text(let text), .cdata(let text):
+                let start = documentLength
+                documentText += text
+                append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: stack[top].language, source: stack[top].languageSource)
+            }
+        }
+    }
+
+    /// Reads `element` whole when it has no children to walk (a `br`, an `img`, what is not read), else opens
+    /// its frame on `stack` for `walk` to read its children.
+    private func enter(_ element: XMLElement, parentPath: String, index: Int) {
         let isSVGDescription = element.namespaceURI == XMLNamespace.svg && ["title", "desc"].contains(element.localName)
         guard isSVGDescription ? readsSVGDescriptions : !HTMLElementRules.isSkipped(element) else {
             // Not read, but part of the page's text all the same (ruby readings, hidden text).
@@ -136,42 +182,26 @@ final class HTMLContentWalker {
         let serial = elementSources.count
         elementSources.append(documentLength..<documentLength)
         let alphabet = element.attribute("alphabet", namespace: XMLNamespace.ssml) ?? stack.last?.alphabet
-        stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
-                           language: language, languageSource: languageSource, figureCaption: caption, alphabet: alphabet, serial: serial))
         let phonemes = element.attribute("ph", namespace: XMLNamespace.ssml)
-        // Counting the block's characters costs its length: only where an `ssml:ph` needs it.
-        let phonemeStart = phonemes == nil ? 0 : textLength
         let isNoteRef = !isBlock && HTMLElementRules.isNoteRef(element)
-        let runStart = isNoteRef ? textLength : 0
-        defer {
-            if isNoteRef, textLength > runStart { inlineRuns.append(.init(role: .noteRef, range: runStart..<textLength)) }
+        stack.append(Frame(isBlock: isBlock, ownSelector: ownSelector, selectors: selectors, role: HTMLElementRules.role(of: element),
+                           language: language, languageSource: languageSource, figureCaption: caption, alphabet: alphabet, serial: serial,
+                           element: element, path: path, wrapsRows: impliesTableBodies && name == "table",
+                           // Counting the block's characters costs its length: only where an `ssml:ph` or a note reference needs it.
+                           phonemes: phonemes, phonemeStart: phonemes == nil ? 0 : textLength,
+                           isNoteRef: isNoteRef, runStart: isNoteRef ? textLength : 0))
+    }
+
+    /// Closes the innermost open element, its children read.
+    private func leave() {
+        let frame = stack[stack.count - 1]
+        if let phonemes = frame.phonemes {
+            markPhonemes(phonemes, alphabet: frame.alphabet ?? defaultAlphabet, from: frame.phonemeStart, selector: frame.ownSelector)
         }
-        var elementIndex = 0
-        // HTML's parser puts each run of rows written directly in a table in a `tbody` of its own.
-        let wrapsRows = impliesTableBodies && name == "table"
-        var rowIndex = 0
-        for child in element.children {
-            switch child {
-            case .element(let childElement) where wrapsRows && childElement.localName == "tr":
-                if rowIndex == 0 { elementIndex += 1 }
-                rowIndex += 1
-                walk(childElement, parentPath: "\(path) > tbody:nth-child(\(elementIndex))", index: rowIndex)
-            case .element(let childElement):
-                elementIndex += 1
-                rowIndex = 0
-                walk(childElement, parentPath: path, index: elementIndex)
-            case .text(let text), .cdata(let text):
-                let start = documentLength
-                documentText += text
-                append(HTMLTextRun.collapsing(text, at: start, after: lastReadCharacter), language: language, source: languageSource)
-            }
-        }
-        if let phonemes {
-            markPhonemes(phonemes, alphabet: alphabet ?? defaultAlphabet, from: phonemeStart, selector: ownSelector)
-        }
-        if isBlock { flush() }
-        elementSources[serial] = elementSources[serial].lowerBound..<documentLength
+        if frame.isBlock { flush() }
+        elementSources[frame.serial] = elementSources[frame.serial].lowerBound..<documentLength
         stack.removeLast()
+        if frame.isNoteRef, textLength > frame.runStart { inlineRuns.append(.init(role: .noteRef, range: frame.runStart..<textLength)) }
     }
 
     private var currentLanguage: Language? { stack.last?.language ?? defaultLanguage }

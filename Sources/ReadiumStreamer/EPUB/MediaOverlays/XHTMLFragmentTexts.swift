@@ -30,14 +30,21 @@ struct XHTMLFragmentTexts {
     /// Whether an element has `id`.
     func contains(id: String) -> Bool { ranges[id] != nil }
 
+    /// Records the text of `element` and the range of each element with an id; iterative, as deep as the tree is.
     private mutating func walk(_ element: XMLElement) {
-        let start = text.utf8.count
-        for child in element.children {
-            switch child {
-            case .element(let inner): walk(inner)
+        var pending: [(element: XMLElement, next: Int, start: Int)] = [(element, 0, 0)]
+        while let last = pending.indices.last {
+            let (current, next, start) = pending[last]
+            guard next < current.children.count else {
+                if let id = current.attribute("id") { ranges[id] = start..<text.utf8.count }
+                pending.removeLast()
+                continue
+            }
+            pending[last].next = next + 1
+            switch current.children[next] {
+            case .element(let inner): pending.append((inner, 0, text.utf8.count))
             case .text(let string), .cdata(let string): text += string
             }
         }
-        if let id = element.attribute("id") { ranges[id] = start..<text.utf8.count }
     }
 }
