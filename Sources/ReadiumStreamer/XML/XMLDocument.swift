@@ -6,7 +6,8 @@ import ReadiumShared
 ///
 /// Built with FoundationXML's `XMLParser` (libxml2) after a safe preprocessing of the bytes: a UTF-8
 /// BOM is dropped, UTF-16 is transcoded to UTF-8, HTML named entities (`&nbsp;`) become numeric
-/// references (libxml2 would drop them), and a DOCTYPE that declares entities is refused. External
+/// references (libxml2 would drop them), and a DOCTYPE with an internal subset (where entities are
+/// declared) is refused. External
 /// entities and DTDs are never loaded. Elements nested deeper than `XMLTreeBuilder.maximumDepth` (256)
 /// are flattened into their ancestor at that depth, with one warning: every tree is at most that deep,
 /// and costs memory in proportion to the document's size. Parsing is synchronous and may be called
@@ -53,7 +54,7 @@ public struct XMLDocument: Sendable, Hashable {
     /// Parses `data`, the bytes of the document at `href`.
     ///
     /// - Throws: `XMLError` with the parser's line and column for malformed XML (in `.strict` mode),
-    ///   `.entityDeclaration` for a DOCTYPE declaring entities, `.xmlTooLarge` past `maximumSize`.
+    ///   `.entityDeclaration` for a DOCTYPE with an internal subset, `.xmlTooLarge` past `maximumSize`.
     public init(
         data: Data, href: String, mode: Mode = .strict, maximumSize: Int = XMLDocument.defaultMaximumSize
     ) throws(XMLError) {
@@ -95,7 +96,9 @@ public struct XMLDocument: Sendable, Hashable {
                 // HTML read as HTML is no mistake: the repairs tried on it are not reported, but what its XML
                 // still could not hold (the rest of the page then left out) is.
                 var reparse: [ParsingWarning] = []
-                let root = try XMLDocument.recoveringParse(try XMLPreprocessor.decodedUTF8(xml, href: href), href: href, warnings: &reparse)
+                let serialized = try XMLPreprocessor.decodedUTF8(xml, href: href)
+                try XMLPreprocessor.refuseEntityDeclarations(serialized, href: href)
+                let root = try XMLDocument.recoveringParse(serialized, href: href, warnings: &reparse)
                 self.init(href: href, root: root, warnings: reparse.filter {
                     $0.message.hasSuffix(XMLDocument.keptUpToTheError) || $0.message.hasSuffix(XMLDocument.flattenedElementsKept)
                 })

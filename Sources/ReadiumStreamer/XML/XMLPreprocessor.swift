@@ -50,37 +50,60 @@ enum XMLPreprocessor {
         return declaration + text[end.lowerBound...]
     }
 
-    /// Throws when the DOCTYPE's internal subset declares an entity (`<!ENTITY`), whatever it is.
+    /// Throws when the document's DOCTYPE has an internal subset (`<!DOCTYPE x [ ... ]>`), whatever it holds.
     ///
-    /// Such declarations are what entity-expansion ("billion laughs") and external-entity (XXE) attacks
-    /// need; publications have no use for them.
+    /// An internal subset is where entities are declared (`<!ENTITY`, `<!ENTITY %`), which is what entity-expansion
+    /// ("billion laughs") and external-entity (XXE) attacks need; publications have no use for one. The prolog
+    /// is read as libxml2 reads it (the XML declaration, comments, processing instructions and white space, then
+    /// the DOCTYPE's name and quoted identifiers): libxml2 only ever sees UTF-8 here, and stops at its first
+    /// error, so a DOCTYPE that this does not find is one libxml2 does not read either. Looking for the text
+    /// `<!ENTITY` instead was bypassed: by a `<!DOCTYPE` quoted in an earlier comment, by a quote or a `]` in a
+    /// comment of the subset.
     static func refuseEntityDeclarations(_ bytes: [UInt8], href: String) throws(XMLError) {
-        guard let start = find(Array("<!DOCTYPE".utf8), in: bytes, from: 0) else { return }
-        // Only a DOCTYPE in the prolog counts: before it, nothing but declarations, comments, space.
-        if let firstElement = firstElementStart(bytes), firstElement < start { return }
-        var index = start
-        var depth = 0
-        var quote: UInt8? = nil
+        guard let doctype = prologDOCTYPE(bytes) else { return }
+        var index = doctype + 9
         while index < bytes.count {
-            let byte = bytes[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "]") {
-                depth -= 1
-            } else if byte == UInt8(ascii: ">") && depth <= 0 {
-                break
-            } else if depth > 0 && matches(Array("<!ENTITY".utf8), in: bytes, at: index) {
+            switch bytes[index] {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                // A public or system identifier: a `[` inside it opens nothing.
+                let quote = bytes[index]
+                index = (bytes[(index + 1)...].firstIndex(of: quote) ?? bytes.count) + 1
+            case UInt8(ascii: "["):
                 let line = bytes[..<index].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
                 throw XMLError(
                     .entityDeclaration, href: href, line: line, column: 0,
-                    message: "declares entities in its DOCTYPE (<!ENTITY); refused to prevent entity expansion and external entity attacks")
+                    message: "has an internal subset in its DOCTYPE (<!DOCTYPE ... [), where entities are declared; refused to prevent entity expansion and external entity attacks")
+            case UInt8(ascii: ">"), UInt8(ascii: "<"):
+                return
+            default:
+                index += 1
             }
-            index += 1
         }
+    }
+
+    /// The offset of the `<!DOCTYPE` that ends the prolog's comments, processing instructions and white
+    /// space, nil when the prolog has none (the root element, or anything else, comes first).
+    static func prologDOCTYPE(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+            case UInt8(ascii: "<") where matches(Array("<?".utf8), in: bytes, at: index):
+                guard let end = find(Array("?>".utf8), in: bytes, from: index + 2) else { return nil }
+                index = end + 2
+            case UInt8(ascii: "<") where matches(Array("<!--".utf8), in: bytes, at: index):
+                guard let end = find(Array("-->".utf8), in: bytes, from: index + 4) else { return nil }
+                index = end + 3
+            case UInt8(ascii: "<") where index + 9 <= bytes.count
+                && bytes[index..<(index + 9)].map({ $0 | 0x20 }) == Array("<!doctype".utf8).map({ $0 | 0x20 }):
+                // `<!doctype` too: XML refuses it, but HTML's parser reads it.
+                return index
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Replaces every HTML named entity except XML's five with numeric character references.
