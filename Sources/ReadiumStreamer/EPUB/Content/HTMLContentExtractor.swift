@@ -39,7 +39,8 @@ struct HTMLContentExtractor {
         if let alphabet = lexicons.lazy.compactMap(\.alphabetName).first { walker.defaultAlphabet = alphabet }
         walker.walk(document.root, parentPath: "", index: 1)
         walker.flush()
-        return ExtractedResource(href: href, elements: locate(walker.drafts, documentText: walker.documentText, elementSources: walker.elementSources),
+        let drafts = HTMLContentDraft.markingProjectGutenbergBoilerplate(walker.drafts)
+        return ExtractedResource(href: href, elements: locate(drafts, documentText: walker.documentText, elementSources: walker.elementSources),
                                  warnings: walker.warnings)
     }
 
