@@ -174,4 +174,28 @@ struct TextCommandTests {
         #expect(result.stderr.contains("content_001.xhtml"))
         #expect(result.stdout.contains("This paragraph has an unclosed tag."))
     }
+
+    /// An `audio` element, which `speak` plays in place, is a media entry of `text` (issue #51), as its `utterance`
+    /// event is: `"text": ""`, role `audio`, `media` with its source; `--skip media` leaves it out.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func anAudioElementIsListedAsAMediaEntry() throws {
+        let book = try Corpus.file("epub/w3c-epub-tests/pub-cmt-mp3.epub").path
+        let result = try RAudioBinary.run(["text", book])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        let media = objects.filter { $0["media"] != nil }
+        #expect(media.count == 1, "\(result.stdout)")
+        let entry = try #require(media.first)
+        #expect(entry["text"]?.stringValue == "")
+        #expect(entry["role"]?.stringValue == "audio")
+        #expect(entry["language"] == nil)
+        let fields = try #require(entry["media"]?.objectValue)
+        #expect(fields["kind"]?.stringValue == "audio")
+        #expect(fields["href"]?.stringValue?.hasSuffix(".mp3") == true, "\(fields)")
+        #expect(fields["type"]?.stringValue == "audio/mpeg")
+        #expect(entry["locator"]?.objectValue?["locations"]?.objectValue?["cssSelector"]?.stringValue?.contains("audio") == true)
+        let skipped = try RAudioBinary.run(["text", book, "--skip", "media"])
+        #expect(!skipped.stdout.contains("\"media\""))
+        #expect(skipped.lines.count == result.lines.count - 1)
+    }
 }

@@ -9,7 +9,8 @@ import ReadiumStreamer
 /// `raudio text PATH`: prints what the speech synthesizer would say, one JSON line per utterance.
 ///
 /// Each line is an object with `text`, `language` (BCP-47, `und` when unknown), `role` (a stable
-/// `ContentRole.name`) and `locator` (Readium Locator JSON narrowed to the utterance). Warnings go
+/// `ContentRole.name`) and `locator` (Readium Locator JSON narrowed to the utterance); an `audio` or `video`
+/// element, which `speak` plays, is a line with `"text": ""` and `media` (see `appendJSONLine`). Warnings go
 /// to stderr. Exit codes: 64 for a bad option, 65 for a publication or locator that cannot be used,
 /// 66 when PATH does not exist.
 struct TextCommand: ParsableCommand {
@@ -130,8 +131,20 @@ struct TextCommand: ParsableCommand {
     }
 
     /// Appends the JSON line of one utterance, newline included, to `bytes`; nothing for an element
-    /// with nothing to say (audio, video, an image without alt text).
+    /// with nothing to say (an image without alt text). An `audio` or `video` element, which `speak` plays in
+    /// place, is a media entry, as its `utterance` event is: `"text": ""`, its role, and `media` (`kind`, and the
+    /// `href` and `type` of its first source; `sources`, every source in document order, when it has several).
     static func appendJSONLine(for element: any ContentElement, defaultLanguage: Language?, to bytes: inout [UInt8]) {
+        if let media = mediaEntry(for: element) {
+            var object = JSONObject()
+            object["text"] = .string("")
+            object["role"] = .string(element.role.name)
+            object["media"] = .object(media)
+            object["locator"] = element.locator.json
+            JSONValue.object(object).appendCompactUTF8(to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            return
+        }
         guard let text = element.spokenText, !text.isEmpty else { return }
         let segment = (element as? TextContentElement)?.segments.first
         let language = segment?.language ?? defaultLanguage
@@ -149,5 +162,27 @@ struct TextCommand: ParsableCommand {
         object["locator"] = element.locator.json
         JSONValue.object(object).appendCompactUTF8(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// The `media` object of an `audio` or `video` element with at least one source; nil for any other element.
+    private static func mediaEntry(for element: any ContentElement) -> JSONObject? {
+        let kind: String, sources: [Link]
+        if let audio = element as? AudioContentElement {
+            (kind, sources) = ("audio", audio.sources)
+        } else if let video = element as? VideoContentElement {
+            (kind, sources) = ("video", video.sources)
+        } else {
+            return nil
+        }
+        guard let first = sources.first else { return nil }
+        func fields(_ link: Link) -> JSONObject {
+            var object: JSONObject = ["href": .string(link.href)]
+            if let type = link.type { object["type"] = .string(type) }
+            return object
+        }
+        var media: JSONObject = ["kind": .string(kind)]
+        for (key, value) in fields(first) { media[key] = value }
+        if sources.count > 1 { media["sources"] = .array(sources.map { .object(fields($0)) }) }
+        return media
     }
 }
