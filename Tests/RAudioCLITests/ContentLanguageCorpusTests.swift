@@ -69,4 +69,28 @@ struct ContentLanguageCorpusTests {
         let forced = try utterances(["--language", "de"])
         #expect(!forced.isEmpty && forced.allSatisfy { $0["language"]?.stringValue == "de" && $0["languageSource"]?.stringValue == "forced" })
     }
+
+    /// A page that declares no language and whose text is too short to identify does not inherit the package's
+    /// `dc:language` (issue #51; W3C epub-tests `pkg-lang_but_not_content`): it is read in the user's language
+    /// (the locale's), and in the package's only where the locale names none (C, POSIX).
+    @Test func aShortPageThatDeclaresNoLanguageIsReadInTheUsersLanguage() throws {
+        let book = try TestBooks.epub(pages: [
+            ("short.xhtml", "application/xhtml+xml", TestBooks.xhtml(["Hi there."])),
+            ("declared.xhtml", "application/xhtml+xml", TestBooks.xhtml(["Bonjour."], lang: "fr")),
+        ], language: "fr")
+        defer { try? FileManager.default.removeItem(at: book) }
+        func languages(locale: String) throws -> [(text: String, language: String, source: String)] {
+            let result = try ProcessRunner.raudio(["text", book.path], environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": locale], timeout: 60)
+            #expect(result.status == 0, "\(result.standardError)")
+            return try result.outputLines.compactMap { try JSONParser.parse(Array($0.utf8)).objectValue }.map {
+                ($0["text"]?.stringValue ?? "", $0["language"]?.stringValue ?? "", $0["languageSource"]?.stringValue ?? "")
+            }
+        }
+        let english = try languages(locale: "en_GB.UTF-8")
+        let short = try #require(english.first { $0.text == "Hi there." })
+        #expect(short.language == "en" && short.source == "user", "\(english)")
+        #expect(english.contains { $0.text == "Bonjour." && $0.language == "fr" && $0.source == "declared" }, "\(english)")
+        let plain = try languages(locale: "C.UTF-8")
+        #expect(plain.contains { $0.text == "Hi there." && $0.language == "fr" && $0.source == "publication" }, "\(plain)")
+    }
 }

@@ -23,7 +23,7 @@ public enum PlayerEvent: Sendable {
     /// An audiobook's track changed.
     case track(index: Int, link: Link, locator: Locator)
     /// Text-to-speech starts an utterance with `voice`, in `language`, which `languageSource` says where it
-    /// comes from (declared by the content, identified from its text, the publication's, forced).
+    /// comes from (declared by the content, identified from its text, the user's, the publication's, forced).
     case utterance(text: String, language: String, voice: String, locator: Locator, languageSource: LanguageSource? = nil)
     /// Text-to-speech reaches an `audio` or `video` element of the page and plays it in place from
     /// `source` (JSON: an `utterance` with `media` and empty `text`).

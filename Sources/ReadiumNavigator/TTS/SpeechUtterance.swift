@@ -20,7 +20,7 @@ public struct SpeechUtterance: Sendable, Hashable {
     /// The selected element's whole text, where `quoteMap`'s quote begins: what gives each word a
     /// context that designates it alone. Nil when unknown; words then quote what the locator holds.
     public var elementText: ElementText?
-    /// Where `language` comes from: declared by the content, identified from its text, the publication's, forced.
+    /// Where `language` comes from: declared by the content, identified from its text, the user's, the publication's, forced.
     public var languageSource: LanguageSource?
     /// The sources of an embedded `audio` or `video` element, in document order: the utterance is heard by
     /// playing the first of them that decodes. Empty for text.

@@ -15,9 +15,13 @@ public enum LanguageSource: String, Sendable, Hashable {
     case declared
     /// Identified from the content document's own text (`LanguageIdentifier`).
     case identified
-    /// The publication's `dc:language`: the content declares none, and its text was too short to tell or no
-    /// identifier was given.
+    /// The publication's `dc:language`: the content declares none, and its text was too short to tell while the
+    /// user's locale names no language, or no identifier was given.
     case publication
+    /// The user's language (the locale's: `LC_ALL`, `LC_MESSAGES`, `LANG`): the content declares none and its
+    /// text is too short to tell. A content document does not inherit the package's `dc:language` (W3C
+    /// epub-tests `pkg-lang_but_not_content`): where nothing tells, it is read as a browser would, in the user's.
+    case user
     /// Given by the reader for text that declares none (`raudio speak --language`).
     case forced
 }

@@ -93,7 +93,10 @@ public struct EPUBParser: Sendable {
         let publication = Publication(
             manifest: manifest, container: container, mediaType: .epub,
             protection: protection(container, entries: entries, warnings: warnings), warnings: warnings.warnings)
-        return EPUBMediaOverlayService.attach(to: EPUBContentService.attach(to: publication, languageIdentifier: languageIdentifier))
+        return EPUBMediaOverlayService.attach(to: EPUBContentService.attach(
+            to: publication, languageIdentifier: languageIdentifier,
+            // Where a document's text is too short to identify, the user's language (only where identification is on).
+            userLanguage: languageIdentifier == nil ? nil : TextDocumentParser.userLanguage()))
     }
 
     private func checkMimetype(_ container: any Container, warnings: WarningLog) {

@@ -18,6 +18,8 @@ public final class EPUBContentService: ContentService {
     /// The first language of the publication: for text that declares none, where its language cannot be
     /// identified from the text (or ties with it).
     public let defaultLanguage: Language?
+    /// The user's language, for a document that declares none and whose text is too short to identify.
+    let userLanguage: Language?
     /// What finds the language of a document's text that declares none.
     public let languageIdentifier: (any LanguageIdentifier)?
     /// What was worked around while reading content (malformed resources, unmatched selectors).
@@ -38,11 +40,14 @@ public final class EPUBContentService: ContentService {
     ///     thread of the iterator; for instrumentation (tests count parsed resources with it).
     ///   - fallbackLanguage: the language taken for `defaultLanguage` when the publication declares none (a
     ///     lone text file: the user's).
+    ///   - userLanguage: the user's language, taken for a document that declares none and whose text is too short
+    ///     to identify (`LanguageSource.user`); nil to take the publication's there.
     public init(
         publication: Publication, warnings: WarningLog = WarningLog(), languageIdentifier: (any LanguageIdentifier)? = nil,
-        onResourceParsed: (@Sendable (String) -> Void)? = nil, fallbackLanguage: Language? = nil
+        onResourceParsed: (@Sendable (String) -> Void)? = nil, fallbackLanguage: Language? = nil, userLanguage: Language? = nil
     ) {
         self.languageIdentifier = languageIdentifier
+        self.userLanguage = userLanguage
         readingOrder = publication.readingOrder
         container = publication.container
         defaultLanguage = publication.metadata.languages.first.map(Language.init(code:)) ?? fallbackLanguage
@@ -54,10 +59,10 @@ public final class EPUBContentService: ContentService {
     /// A copy of `publication` with a content service attached, so that `content(from:)` works.
     public static func attach(
         to publication: Publication, languageIdentifier: (any LanguageIdentifier)? = nil, onResourceParsed: (@Sendable (String) -> Void)? = nil,
-        fallbackLanguage: Language? = nil
+        fallbackLanguage: Language? = nil, userLanguage: Language? = nil
     ) -> Publication {
         let service = EPUBContentService(publication: publication, languageIdentifier: languageIdentifier, onResourceParsed: onResourceParsed,
-                                         fallbackLanguage: fallbackLanguage)
+                                         fallbackLanguage: fallbackLanguage, userLanguage: userLanguage)
         return publication.adding(extension: service, forKey: ContentServiceKey.key)
     }
 
@@ -149,6 +154,7 @@ public final class EPUBContentService: ContentService {
         for readsDescriptions in [false, true] {
             var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
                                                  languageIdentifier: languageIdentifier)
+            extractor.userLanguage = userLanguage
             extractor.readsSVGDescriptions = readsDescriptions
             let extracted = extractor.extract(document)
             if extracted.elements.contains(where: { $0.element is TextContentElement }) { return extracted }
@@ -188,6 +194,7 @@ public final class EPUBContentService: ContentService {
             for warning in document.warnings { warnings.append(warning) }
             var extractor = HTMLContentExtractor(href: href, type: type, defaultLanguage: defaultLanguage, totalProgressionRange: range,
                                                  languageIdentifier: languageIdentifier)
+            extractor.userLanguage = userLanguage
             extractor.lexicons = lexicons(for: document)
             extractor.impliesTableBodies = mediaType?.matches(.html) == true
             let extracted = extractor.extract(document)

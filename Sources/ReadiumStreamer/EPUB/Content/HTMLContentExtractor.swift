@@ -28,6 +28,8 @@ struct HTMLContentExtractor {
     var impliesTableBodies = false
     /// The pronunciation lexicons of the publication and of this document; each applies to the text in its language.
     var lexicons: [PronunciationLexicon] = []
+    /// The user's language, for a document that declares none and whose text is too short to identify.
+    var userLanguage: Language?
 
     func extract(_ document: XMLDocument) -> ExtractedResource {
         let (language, source) = undeclaredLanguage(of: document.root)
@@ -46,13 +48,18 @@ struct HTMLContentExtractor {
 
     /// The language of the document's text that declares none: identified from that text (per document, never
     /// per sentence: a heading alone tells little), the publication's breaking a tie (when it is one of the
-    /// likeliest, it is kept, with its region); the publication's where the text cannot tell.
+    /// likeliest, it is kept, with its region); where the text is too short to tell, the user's (a content
+    /// document does not inherit the package's language: W3C epub-tests `pkg-lang_but_not_content`), else the
+    /// publication's.
     func undeclaredLanguage(of root: XMLElement) -> (Language?, LanguageSource) {
         guard let languageIdentifier else { return (defaultLanguage, .publication) }
         var text = ""
         Self.collectUndeclaredText(of: root, into: &text)
         let candidates = languageIdentifier.candidates(for: text)
-        guard let first = candidates.first else { return (defaultLanguage, .publication) }
+        guard let first = candidates.first else {
+            if let userLanguage { return (userLanguage, .user) }
+            return (defaultLanguage, .publication)
+        }
         if let publication = defaultLanguage, candidates.contains(where: { $0.baseCode == publication.baseCode }) {
             return (publication, .identified)
         }
