@@ -72,7 +72,7 @@ enum XMLPreprocessor {
                 let line = bytes[..<index].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
                 throw XMLError(
                     .entityDeclaration, href: href, line: line, column: 0,
-                    message: "has an internal subset in its DOCTYPE (<!DOCTYPE ... [), where entities are declared; refused to prevent entity expansion and external entity attacks")
+                    message: "has an internal subset in its DOCTYPE (<!DOCTYPE ... [), where entities are declared (<!ENTITY); refused to prevent entity expansion and external entity attacks")
             case UInt8(ascii: ">"), UInt8(ascii: "<"):
                 return
             default:
