@@ -171,6 +171,39 @@ import Testing
         #expect(result.standardError.contains("Close matches") && result.standardError.contains("fr"))
     }
 
+    /// A speak that cannot start says why as play and render do: one fatal `error` event on stdout (with
+    /// `--json` too), the same event play writes for the same file, its line on stderr, the table's status.
+    @Test(arguments: ["missing", "truncated", "unknown voice"])
+    func aSpeakThatCannotStartWritesAnErrorEvent(case name: String) throws {
+        let folder = try TemporaryDirectory()
+        let truncated = folder.path("truncated.epub")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.sampleEPUB)).prefix(600)).write(to: URL(fileURLWithPath: truncated))
+        let (arguments, status, code): ([String], Int32, String) = switch name {
+        case "missing": (["/nonexistent/book.epub"], 66, "publication-not-found")
+        case "truncated": ([truncated], 65, "")
+        default: ([Self.sampleEPUB, "--voice", "klingon"], 64, "unknown-voice")
+        }
+        for json in [false, true] {
+            let result = try ProcessRunner.raudio(["speak"] + arguments + ["--output", "null"] + (json ? ["--json"] : []), timeout: 60)
+            #expect(result.status == status, "\(result.standardError)")
+            let events = try result.outputLines.map(PlayCommandTests.object)
+            #expect(events.count == 1, "\(result.standardOutput)")
+            let event = try #require(events.first, "no event on stdout (\(name))")
+            #expect(event["type"] == "error" && event["fatal"] == true, "\(event)")
+            if !code.isEmpty { #expect(event["code"]?.stringValue == code, "\(event)") }
+            let message = try #require(event["message"]?.stringValue)
+            #expect(result.standardError.contains("raudio: error: \(message)"), "\(result.standardError)")
+            #expect(result.standardError.components(separatedBy: "raudio: error:").count == 2, "said once:\n\(result.standardError)")
+            if EventSchemaValidator.isAvailable { try EventSchemaValidator.validate(result.outputLines) }
+            guard name != "unknown voice" else { continue }
+            // The same event as play's for the same file.
+            let played = try ProcessRunner.raudio(["play"] + arguments + ["--output", "null"], timeout: 60)
+            #expect(played.status == status)
+            let playedEvent = try played.outputLines.first.map(PlayCommandTests.object)
+            #expect(playedEvent == event, "play: \(played.standardOutput)")
+        }
+    }
+
     @Test func bookWithoutTextIsBadData() throws {
         let folder = try TemporaryDirectory()
         let copy = try Self.copySample(to: folder)

@@ -68,7 +68,16 @@ struct SpeakCommand: AsyncParsableCommand {
 
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
-        let status = try await SpeakSession(command: self).run()
+        let session = SpeakSession(command: self)
+        let status: ExitStatus
+        do {
+            status = try await session.run()
+        } catch {
+            // As play and render do: a session that cannot start says why in a fatal `error` event on stdout
+            // (its line on stderr too), and exits with the status of the one table.
+            try? session.writer.report(.error, error, fatal: true)
+            throw ExitCode(error.status.rawValue)
+        }
         if status != .success { throw ExitCode(status.rawValue) }
     }
 }
