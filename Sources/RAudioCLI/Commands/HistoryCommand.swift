@@ -83,10 +83,10 @@ struct HistoryCommand: ParsableCommand {
             .joined(separator: "\n")
     }
 
-    /// The saved place, as a person reads it (`PlaceDescription`).
+    /// The saved place, as a person reads it and as the resume line says it (`SavedPlaces`).
     private static func place(_ book: BookRecord) -> String {
         guard let json = book.locator, let locator = try? Locator(jsonString: json) else { return "-" }
-        return PlaceDescription.describe(locator)
+        return SavedPlaces(path: book.path).describe(locator)
     }
 
     private static func isoDate(_ seconds: Double) -> String {

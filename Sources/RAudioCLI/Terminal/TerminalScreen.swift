@@ -205,13 +205,9 @@ struct TerminalScreen {
         return Array(lines[first..<first + rows])
     }
 
-    /// `h:mm:ss`, or `m:ss` under an hour. (Not `String(format:)`: it goes through Foundation's
-    /// string machinery, and a frame formats several times.)
+    /// `h:mm:ss`, or `m:ss` under an hour, by the one rule of every time shown (`PlaceDescription.clock`).
     static func time(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? Int(max(0, seconds).rounded(.down)) : 0
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"
+        PlaceDescription.clock(seconds)
     }
 
     /// A number with up to two decimals and no trailing zeros (1, 1.1, 1.25).

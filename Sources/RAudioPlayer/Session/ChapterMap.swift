@@ -118,6 +118,23 @@ public struct ChapterMap: Sendable {
         return start + (locator.locations.time?.begin ?? 0)
     }
 
+    /// The publication's length, for an audiobook whose durations are known.
+    public var length: Double? { totalDuration }
+
+    /// Audio: the entry an audio locator lies in and how far into it, in seconds, from the entries of its
+    /// own track (`track.mp3#t=120`, a lone M4B's chapters): no durations needed. Nil for a text map, a
+    /// locator without a time, or a track no entry points into.
+    public func timeIntoEntry(of locator: Locator) -> (index: Int, seconds: Double)? {
+        guard isTimed, let begin = locator.locations.time?.begin, let resource = resourceIndex[locator.hrefWithoutFragment] else { return nil }
+        var found: (index: Int, start: Double)?
+        for index in entries.indices where entries[index].readingOrderIndex == resource {
+            let start = entries[index].locator.locations.time?.begin ?? 0
+            // The last listed of equal starts, as `index(of:)` finds it.
+            if start <= begin + 0.001, start >= (found?.start ?? -1) { found = (index, start) }
+        }
+        return found.map { ($0.index, max(0, begin - $0.start)) }
+    }
+
     /// The title of the entry `locator` lies in.
     public func title(of locator: Locator) -> String? {
         index(of: locator).map { entries[$0].title }

@@ -27,7 +27,9 @@ public struct SessionLoop {
     public var settings: PlayerSettings
     public var volume: Double { settings.volume }
     /// The table of contents, to follow chapters (`chapter` events and commands, `sleep chapter`).
-    public var chapters: ChapterMap?
+    public var chapters: ChapterMap? {
+        didSet { memory?.chapters = chapters }
+    }
     /// The table-of-contents entry being heard (an index into `chapters.entries`).
     public var currentChapter: Int?
     /// A command moved the position (seek, go, chapter...) and the navigator has not settled there yet:
@@ -45,6 +47,7 @@ public struct SessionLoop {
         self.sleepTimer = sleepTimer
         self.settings = settings
         self.chapters = chapters
+        memory?.chapters = chapters
     }
 
     /// Whether the publication was played to its end.
