@@ -69,9 +69,11 @@ struct SpeakCommand: AsyncParsableCommand {
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
         let session = SpeakSession(command: self)
+        let started = Date()
         let status: ExitStatus
         do {
             status = try await session.run()
+            if case .wav(let file) = options.output { WrittenFileReport(path: file, started: started).say() }
         } catch {
             // As play and render do: a session that cannot start says why in a fatal `error` event on stdout
             // (its line on stderr too), and exits with the status of the one table.
