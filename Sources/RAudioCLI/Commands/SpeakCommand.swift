@@ -41,6 +41,7 @@ struct SpeakCommand: AsyncParsableCommand {
     var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
 
     func validate() throws {
+        if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice: " + VoiceResolver.emptyNameMessage) }
         if let pitch, !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")
         }
