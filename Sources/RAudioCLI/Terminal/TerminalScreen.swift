@@ -131,11 +131,20 @@ struct TerminalScreen {
     private func footer() -> [StyledLine] {
         var lines: [StyledLine] = []
         if let message = status.message {
-            switch message.kind {
-            case .info: lines.append(StyledLine("✔ " + message.text, .accent))
-            case .warning: lines.append(StyledLine("⚠ " + message.text, .warning))
-            case .error: lines.append(StyledLine("✖ " + message.text, .error))
+            let (symbol, style): (String, TextStyle) = switch message.kind {
+            case .info: ("✔ ", .accent)
+            case .warning: ("⚠ ", .warning)
+            case .error: ("✖ ", .error)
             }
+            // Wrapped, not cut: an error is read whole (up to a third of the window; the rest is on stderr
+            // when the player ends).
+            let most = max(1, rows / 3)
+            var wrapped = Self.wrapped(symbol + TerminalText.printable(message.text), columns: columns)
+            if wrapped.count > most {
+                wrapped = Array(wrapped.prefix(most))
+                wrapped[most - 1] += "…"
+            }
+            lines += wrapped.map { StyledLine($0, style) }
         } else {
             lines.append(StyledLine())
         }
@@ -194,6 +203,36 @@ struct TerminalScreen {
         }
         if let note = bookmark.note, !note.isEmpty { parts.append(note) }
         return parts.isEmpty ? "bookmark" : parts.joined(separator: " · ")
+    }
+
+    /// `text` in lines at most `columns` wide, broken between words (a word wider than a line is broken
+    /// where the line ends).
+    static func wrapped(_ text: String, columns: Int) -> [String] {
+        guard columns > 1 else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var width = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let wordWidth = DisplayWidth.of(String(word))
+            if width > 0, width + 1 + wordWidth <= columns {
+                line += " " + word
+                width += 1 + wordWidth
+                continue
+            }
+            if width > 0 { lines.append(line) }
+            (line, width) = ("", 0)
+            for character in word {
+                let characterWidth = DisplayWidth.of(character)
+                if width + characterWidth > columns {
+                    lines.append(line)
+                    (line, width) = ("", 0)
+                }
+                line.append(character)
+                width += characterWidth
+            }
+        }
+        if width > 0 || lines.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// At most `rows` of `lines`, scrolled so that line `keeping` is in view.

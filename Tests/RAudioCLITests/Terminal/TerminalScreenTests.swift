@@ -36,6 +36,23 @@ import Testing
         }
     }
 
+    /// An error longer than the window is wrapped between words and shown whole, not cut at its width.
+    @Test func aLongErrorIsWrappedAndShownWhole() {
+        var status = Self.audiobookStatus()
+        let words = (1...40).map { "word\($0)" }
+        status.message = PlayerStatus.Message(kind: .error, text: "error: " + words.joined(separator: " ") + " /a/very/long/path/" + String(repeating: "x", count: 120))
+        let lines = TerminalScreen(status: status, columns: 60, rows: 24, now: 1030).lines()
+        #expect(lines.allSatisfy { $0.width <= 60 })
+        let text = lines.map { $0.rendered(columns: 60, .plain) }
+        #expect(!text.contains { $0.hasSuffix("…") }, "cut:\n\(text.joined(separator: "\n"))")
+        let shown = text.joined(separator: "\n")
+        for word in words { #expect(shown.contains(word + " ") || shown.contains(word + "\n"), "\(word) missing:\n\(shown)") }
+        #expect(shown.replacingOccurrences(of: "\n", with: "").contains("/a/very/long/path/" + String(repeating: "x", count: 120)))
+        #expect(text.last?.contains("q quit") == true, "the keys' line stays at the bottom")
+        #expect(TerminalScreen.wrapped("abc def", columns: 3) == ["abc", "def"])
+        #expect(TerminalScreen.wrapped("abcdefg", columns: 3) == ["abc", "def", "g"])
+    }
+
     @Test func everyLineFitsAnyWidthWithWideAndRightToLeftTitles() {
         for title in ["灯台守の最後の夜 — とても長い題名の本", "המגדלור האחרון של צוק השחפים", "منارة صخرة النورس الأخيرة", "The Last Lamp of Gull Rock"] {
             var status = Self.audiobookStatus(title: title)
