@@ -184,18 +184,25 @@ struct TerminalScreen {
         guard let bookmarks = status.bookmarks else { return [title, StyledLine("…", .dim)] }
         guard !bookmarks.isEmpty else { return [title, StyledLine("No bookmarks yet: b bookmarks the place being heard.", .dim)] }
         let entries = bookmarks.enumerated().map { index, bookmark in
-            StyledLine("\(bookmark.id). \(Self.place(of: bookmark))", index == selected ? .selected : .plain)
+            StyledLine("\(bookmark.id). \(Self.place(of: bookmark, chapters: status.chapters, duration: status.duration))", index == selected ? .selected : .plain)
         }
         return [title] + fitted(entries, rows: rows - 1, keeping: selected)
     }
 
     /// Where a bookmark is, for its line in the list: the chapter or time, the percentage, the words
-    /// heard there, and the note.
-    static func place(of bookmark: Bookmark) -> String {
+    /// heard there, and the note. Audio in a book whose chapters' starts are known: the time into the
+    /// chapter, as the resume line, `history` and `bookmarks` say it (not the time into the track).
+    static func place(of bookmark: Bookmark, chapters: [PlayerStatus.Chapter] = [], duration: Double? = nil) -> String {
         var parts: [String] = []
         if let locator = try? Locator(jsonString: bookmark.locator, source: "bookmark \(bookmark.id)") {
-            if let title = locator.title, !title.isEmpty { parts.append(title) }
-            if let begin = locator.locations.time?.begin { parts.append(Self.time(begin)) }
+            let timeInBook = locator.locations.time == nil ? nil : locator.locations.totalProgression.flatMap { total in duration.map { total * $0 } }
+            if let timeInBook, let chapter = chapters.last(where: { ($0.start ?? .infinity) <= timeInBook + 0.001 }), let start = chapter.start {
+                parts.append("\(Self.time(timeInBook - start)) into \(chapter.title)")
+            } else {
+                if let title = locator.title, !title.isEmpty { parts.append(title) }
+                // A time in the track beside a chapter's title would read as a time into the chapter.
+                if let begin = locator.locations.time?.begin, locator.title?.isEmpty ?? true { parts.append(Self.time(begin)) }
+            }
             if let progression = locator.locations.totalProgression { parts.append(Self.percent(progression)) }
             if let quote = locator.text.highlight?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !quote.isEmpty {
                 parts.append("“\(DisplayWidth.truncated(quote, to: 40))”")

@@ -125,6 +125,10 @@ import Testing
         #expect(text.contains { $0.contains("3. The Ship · 42% · “Ada climbed the stair”") }, "\(text)")
         let selected = lines.filter { $0.spans.contains { $0.style == .selected } }.map(\.text)
         #expect(selected.count == 1 && selected[0].contains("7. 1:15 · the storm"), "\(selected)")
+        // 30 s into a track, 1861.5 s into the book: 61.5 s into "The Ship" (from 1800 s), not "The Ship · 0:30".
+        status.bookmarks = [Bookmark(id: 9, locator: #"{"href":"b.mp3","type":"audio/mpeg","title":"The Ship","locations":{"fragments":["t=30"],"totalProgression":0.5}}"#, note: nil, created: 2)]
+        let audio = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .bookmarks(selected: 0)).lines().map(\.text)
+        #expect(audio.contains { $0.contains("9. 1:01 into The Ship · 50%") }, "\(audio)")
     }
 
     @Test func speechShowsTheTimeLeftEstimatedFromWords() {
