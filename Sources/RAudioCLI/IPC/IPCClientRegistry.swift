@@ -52,6 +52,10 @@ final class IPCClientRegistry: @unchecked Sendable {
         let client = IPCClient(id: id, channel: channel, framing: framing)
         // The hello tells what the events so far told: the client starts after them.
         client.delivered = sequence
+        client.wantsMore = { [weak self, weak client] in
+            guard let self, let client, self.clients[client.id] === client else { return }
+            self.catchUp(client)
+        }
         clients[id] = client
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
         if helloMessage == nil { helloMessage = IPCMessage(hello.event.json.serialized(), allocator: allocator) }
@@ -97,16 +101,29 @@ final class IPCClientRegistry: @unchecked Sendable {
         helloMessage = nil
         guard !clients.isEmpty else { return }
         sequence += 1
-        undelivered.append((sequence, IPCMessage(json: json, allocator: allocator)))
+        let replaceable: IPCMessage.Replaceable? = switch event {
+        case .state: .state
+        case .position: .position
+        default: nil
+        }
+        undelivered.append((sequence, IPCMessage(json: json, replaces: replaceable, allocator: allocator)))
         for client in clients.values where client.pendingCommands > 0 { catchUp(client) }
         if !isSweeping { sweep(Array(clients.values), from: 0, upTo: sequence) }
     }
 
     /// Writes to `client` the broadcast events it was not written yet.
     private func catchUp(_ client: IPCClient) {
-        guard client.delivered < sequence else { return }
-        for (number, message) in undelivered where number > client.delivered {
+        // A write that completes at once may ask for more (`wantsMore`) from inside this loop: it goes on.
+        guard client.delivered < sequence, !client.isCatchingUp else { return }
+        client.isCatchingUp = true
+        defer { client.isCatchingUp = false }
+        // `undelivered` holds consecutive numbers: the first not written to this client is found, not searched.
+        var index = max(0, client.delivered + 1 - (undelivered.first?.sequence ?? sequence + 1))
+        while index < undelivered.count {
+            let (number, message) = undelivered[index]
             guard client.send(message) else { return dropStalled(client) }
+            client.delivered = number
+            index += 1
         }
         client.delivered = sequence
     }
@@ -157,6 +174,7 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     private func dropStalledClients() {
+        for client in clients.values { client.lookAtKernelBacklog() }
         let now = NIODeadline.now()
         for client in clients.values where client.isStalled(at: now) { dropStalled(client) }
     }
