@@ -14,6 +14,10 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var hello = IPCHelloState()
     /// `hello` encoded, until the next event changes it: clients connecting together share it.
     private var helloMessage: IPCMessage?
+    /// The `utterance` event of the sentence being read (a spoken sentence, a narrated `par`, a media element),
+    /// as broadcast; nil once playback stops or ends. A client connecting mid-sentence is sent it after its
+    /// `hello`: a read-along page shows the sentence and the Media Overlays classes at once, not at the next one.
+    private var currentSentence: [UInt8]?
     private var isClosed = false
     private var stallCheck: RepeatedTask?
     private let allocator = ByteBufferAllocator()
@@ -60,6 +64,7 @@ final class IPCClientRegistry: @unchecked Sendable {
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
         if helloMessage == nil { helloMessage = IPCMessage(hello.event.json.serialized(), allocator: allocator) }
         _ = client.send(helloMessage!)
+        if let currentSentence { _ = client.send(IPCMessage(json: currentSentence, allocator: allocator)) }
         return id
     }
 
@@ -99,6 +104,12 @@ final class IPCClientRegistry: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
         helloMessage = nil
+        switch event {
+        case .utterance, .narration, .media: currentSentence = json
+        case .opened: currentSentence = nil
+        case .state(let state, _, _, _) where [.stopped, .ended, .failed, .idle].contains(state): currentSentence = nil
+        default: break
+        }
         guard !clients.isEmpty else { return }
         sequence += 1
         let replaceable: IPCMessage.Replaceable? = switch event {
