@@ -56,12 +56,24 @@ import Testing
         #expect(events.last?["type"] == "state" && events.last?["state"] == "ended")
     }
 
-    @Test func voiceOptionFrSpeaksTheMainTextWithTheFrenchVoice() throws {
+    /// A voice chosen with `--voice` speaks its own language; text in another, the book's main language
+    /// included, falls back to that language's voice as without `--voice` (the French voice does not read
+    /// the English book's English, nor an English voice a French book's French).
+    @Test func aChosenVoiceSpeaksItsOwnLanguageAndTheRestFallsBack() throws {
         let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null", "--voice", "fr"])
         #expect(result.status == 0, "\(result.standardError)")
         let utterances = Self.utterances(events)
-        #expect(utterances.count > 5)
-        #expect(utterances.allSatisfy { $0["voice"] == "fr" }, "\(utterances.map { $0["voice"] ?? .null })")
+        let french = utterances.filter { $0["language"] == "fr" }
+        let other = utterances.filter { $0["language"] != "fr" }
+        #expect(french.count == 2 && other.count > 5)
+        #expect(french.allSatisfy { $0["voice"] == "fr" }, "\(french.map { $0["voice"] ?? .null })")
+        #expect(other.allSatisfy { $0["voice"]?.stringValue?.hasPrefix("en") == true }, "\(other.map { $0["voice"] ?? .null })")
+
+        let (english, englishEvents) = try Self.speak([Self.sampleEPUB, "--output", "null", "--voice", "en-gb-scotland"])
+        #expect(english.status == 0, "\(english.standardError)")
+        let englishUtterances = Self.utterances(englishEvents)
+        #expect(englishUtterances.filter { $0["language"] == "fr" }.allSatisfy { $0["voice"] == "fr" })
+        #expect(englishUtterances.filter { $0["language"] != "fr" }.allSatisfy { $0["voice"] == "en-gb-scotland" })
     }
 
     /// The read-along page shows its voice box from the `settings` event: without `--voice` it names the
