@@ -51,9 +51,29 @@ public struct ChapterMap: Sendable {
     ///
     /// Reads and parses each resource that holds such an entry: call it from a thread you own.
     public func placingFragments(of publication: Publication) -> ChapterMap {
+        placingFragments(of: publication, inResource: nil)
+    }
+
+    /// Whether entries of `locator`'s resource are not placed yet (`placingFragments(of:inResourceOf:)` places them).
+    public func hasUnplacedFragments(inResourceOf locator: Locator) -> Bool {
+        guard !isTimed, let resource = resourceIndex[locator.hrefWithoutFragment] else { return false }
+        return entries.contains { $0.readingOrderIndex == resource && $0.progression == nil && $0.fragment != nil }
+    }
+
+    /// A copy with the `#id`s of the entries of `locator`'s resource placed: what a position in it needs to be
+    /// given its chapter, without waiting for the whole book's. Reads and parses that resource: call it from a
+    /// thread you own.
+    public func placingFragments(of publication: Publication, inResourceOf locator: Locator) -> ChapterMap {
+        guard let resource = resourceIndex[locator.hrefWithoutFragment] else { return self }
+        return placingFragments(of: publication, inResource: resource)
+    }
+
+    /// Places the entries of `resource`, or of every resource when it is nil.
+    private func placingFragments(of publication: Publication, inResource resource: Int?) -> ChapterMap {
         guard hasUnplacedFragments, let service = publication.extensions[ContentServiceKey.key] as? any ContentService else { return self }
         var placed = self
-        let byResource = Dictionary(grouping: entries.indices.filter { entries[$0].progression == nil }) { entries[$0].readingOrderIndex }
+        let unplaced = entries.indices.filter { entries[$0].progression == nil && (resource == nil || entries[$0].readingOrderIndex == resource) }
+        let byResource = Dictionary(grouping: unplaced) { entries[$0].readingOrderIndex }
         for (_, indices) in byResource {
             let href = entries[indices[0]].locator.href
             let progressions = service.progressions(ofFragments: indices.compactMap { entries[$0].fragment }, in: href)
