@@ -103,6 +103,45 @@ import Testing
         #expect(peak(6.75, 7.25) < early / 6, "the chapter's last half second is faded (\(peak(6.75, 7.25)) of \(early))")
     }
 
+    /// Faster than real time (to the null output or a file) a chapter is announced when its first utterance
+    /// starts, before that utterance's event: also for chapters that start inside a file (Project Gutenberg's
+    /// `book.xhtml#chN`, placed as their file is reached), and for a short run from `--from` a chapter's file.
+    @Test func eachChapterIsAnnouncedBeforeItsFirstUtteranceWhateverTheOutput() throws {
+        let (_, folder) = try SessionBooks.gutenbergLayout()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-chapters-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        /// The chapter each utterance is in, by its text: a heading starts one ("CHAPTER 2. ..." is "Chapter 2. ...").
+        func chapterOf(_ text: String, after previous: String?) -> String? {
+            if text.hasPrefix("CHAPTER ") { return "Chapter " + text.dropFirst("CHAPTER ".count) }
+            if text.hasPrefix("Epilogue") { return "Epilogue" }
+            return previous ?? "Front"
+        }
+        for arguments in [["--output", "null"], ["--output", "wav:\(wav.path)"], ["--output", "null", "--from", "end.xhtml"]] {
+            let result = try ProcessRunner.raudio(["speak", folder.path, "--json", "--no-state"] + arguments, timeout: 120)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            let events = try result.outputLines.map(PlayCommandTests.object).filter { $0["type"] == "chapter" || $0["type"] == "utterance" }
+            var announced: String?
+            var heard: String?
+            var checked = 0
+            for event in events {
+                if event["type"] == "chapter" {
+                    announced = event["title"]?.stringValue
+                    continue
+                }
+                let text = event["text"]?.stringValue ?? ""
+                heard = chapterOf(text, after: heard)
+                #expect(heard.map { announced?.hasPrefix($0) == true } == true, "\(arguments): \"\(text)\" heard under chapter \(announced ?? "none")")
+                checked += 1
+            }
+            #expect(checked >= (arguments.contains("--from") ? 2 : 8), "\(arguments): \(checked) utterances")
+            // (The front matter is Project Gutenberg's header, which may go unread.)
+            let titles = events.filter { $0["type"] == "chapter" }.compactMap { $0["title"]?.stringValue }.filter { $0 != "Front" }
+            #expect(titles == (arguments.contains("--from") ? ["Epilogue"]
+                                : ["Chapter 1. Loomings", "Chapter 2. The Carpet-Bag", "Chapter 3. The Spouter-Inn", "Epilogue"]), "\(arguments)")
+        }
+    }
+
     @Test func aSpokenBookFollowsItsNavigationDocument() throws {
         let running = try RunningProcess(ProcessRunner.raudioExecutable, ["speak", SpeakCommandTests.sampleEPUB, "--output", "null", "--realtime", "--no-state"])
         #expect(running.waitForLine(timeout: 20) { $0.contains("\"type\":\"chapter\"") })

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import RAudioPlayer
 import RAudioTestSupport
 import ReadiumShared
 import Testing
@@ -24,6 +25,22 @@ import Testing
         let header = try WAVHeader(path: wav)
         #expect(header.sampleRate == 22050 && header.channelCount == 1)
         #expect(abs(header.seconds - Self.sampleDuration) < 0.05, "rendered \(header.seconds) s")
+    }
+
+    /// As render does, play and speak end a WAV output by saying what they wrote: the file, its length in
+    /// audio and in bytes, and the time taken.
+    @Test(arguments: ["play", "speak"])
+    func aWAVOutputEndsSayingWhatItWrote(command: String) throws {
+        let folder = try TemporaryDirectory()
+        let wav = folder.path("out.wav")
+        let book = command == "play" ? Self.sampleBook : SpeakCommandTests.sampleEPUB
+        let result = try ProcessRunner.raudio([command, book, "--output", "wav:\(wav)", "--duration", "20"], timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int)
+        let seconds = try WAVHeader(path: wav).seconds
+        let said = "wrote \(wav): \(PlaceDescription.clock(seconds)) of audio (\(bytes) bytes) in 0:"
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.last?.hasPrefix(said) == true, "\(said) expected last:\n\(result.standardError)")
     }
 
     @Test(.enabled(if: EventSchemaValidator.isAvailable, EventSchemaValidator.skipMessage))

@@ -65,6 +65,25 @@ import Testing
         #expect(absent.status == 66, "\(absent.standardError)")
     }
 
+    /// A share rendered with other options (here `--speed`) is named by the option and both values, not
+    /// reported as a share missing from the book.
+    @Test func aShareRenderedWithOtherOptionsIsNamedByTheOption() throws {
+        let folder = RenderCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try RenderCommandTests.longBook(paragraphs: 18)
+        defer { try? FileManager.default.removeItem(at: book) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let first = try Self.render([book.path, "--shard", "1/2", "--to", "part", path("1.rpart"), "--cache", path("cache-1"), "--speed", "1.5"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let second = try Self.render([book.path, "--shard", "2/2", "--to", "part", path("2.rpart"), "--cache", path("cache-2")])
+        #expect(second.status == 0, "\(second.standardError)")
+        let merged = try Self.render([book.path, "--merge", path("1.rpart"), path("2.rpart"), "--to", "m4b", path("book.m4b"), "--cache", path("cache-merge")])
+        #expect(merged.status == 65)
+        #expect(merged.standardError.contains("part 1/2 was rendered with --speed 1.5 (this merge: --speed 1)"), "\(merged.standardError)")
+        #expect(!merged.standardError.contains("leave out"), "\(merged.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: path("book.m4b")))
+    }
+
     /// Shares run side by side on one machine with one cache (GNU parallel) and `--cache-size 0`: a share that ends
     /// first must not trim away what the others have stored and not yet packed into their parts.
     @Test func sharesRunSideBySideOnOneCacheNeverTrimItUnderOneAnother() throws {

@@ -56,12 +56,24 @@ import Testing
         #expect(events.last?["type"] == "state" && events.last?["state"] == "ended")
     }
 
-    @Test func voiceOptionFrSpeaksTheMainTextWithTheFrenchVoice() throws {
+    /// A voice chosen with `--voice` speaks its own language; text in another, the book's main language
+    /// included, falls back to that language's voice as without `--voice` (the French voice does not read
+    /// the English book's English, nor an English voice a French book's French).
+    @Test func aChosenVoiceSpeaksItsOwnLanguageAndTheRestFallsBack() throws {
         let (result, events) = try Self.speak([Self.sampleEPUB, "--output", "null", "--voice", "fr"])
         #expect(result.status == 0, "\(result.standardError)")
         let utterances = Self.utterances(events)
-        #expect(utterances.count > 5)
-        #expect(utterances.allSatisfy { $0["voice"] == "fr" }, "\(utterances.map { $0["voice"] ?? .null })")
+        let french = utterances.filter { $0["language"] == "fr" }
+        let other = utterances.filter { $0["language"] != "fr" }
+        #expect(french.count == 2 && other.count > 5)
+        #expect(french.allSatisfy { $0["voice"] == "fr" }, "\(french.map { $0["voice"] ?? .null })")
+        #expect(other.allSatisfy { $0["voice"]?.stringValue?.hasPrefix("en") == true }, "\(other.map { $0["voice"] ?? .null })")
+
+        let (english, englishEvents) = try Self.speak([Self.sampleEPUB, "--output", "null", "--voice", "en-gb-scotland"])
+        #expect(english.status == 0, "\(english.standardError)")
+        let englishUtterances = Self.utterances(englishEvents)
+        #expect(englishUtterances.filter { $0["language"] == "fr" }.allSatisfy { $0["voice"] == "fr" })
+        #expect(englishUtterances.filter { $0["language"] != "fr" }.allSatisfy { $0["voice"] == "en-gb-scotland" })
     }
 
     /// The read-along page shows its voice box from the `settings` event: without `--voice` it names the
@@ -132,8 +144,8 @@ import Testing
 
     @Test func stdinCommandsMoveByUtteranceAndRefuseSeek() throws {
         // Commands arrive once the first utterance plays (a second in), quit three seconds later (time for the
-        // utterance respoken in French to start on a loaded machine or under ThreadSanitizer).
-        let commands = #"sleep 1; printf 'next\nnext\nprevious\nseek 10\n{"command":"voice","value":"fr","id":1}\npitch 1.5\nvoice xx-nope\n'; sleep 3; echo quit"#
+        // utterance respoken in another voice to start on a loaded machine or under ThreadSanitizer).
+        let commands = #"sleep 1; printf 'next\nnext\nprevious\nseek 10\n{"command":"voice","value":"en-gb-scotland","id":1}\npitch 1.5\nvoice xx-nope\n'; sleep 3; echo quit"#
         let raudio = "RAUDIO_NO_STATE=1 '\(ProcessRunner.raudioExecutable.path)' speak '\(Self.sampleEPUB)' --output null --realtime"
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "(\(commands)) | \(raudio)"], timeout: 60)
         let events = try result.outputLines.map(PlayCommandTests.object)
@@ -143,13 +155,14 @@ import Testing
         let errors = events.filter { $0["type"] == "error" }
         #expect(errors.contains { $0["code"] == "command-unsupported" })
         #expect(errors.contains { $0["code"] == "command-bad-value" })
-        // next, next, previous from the first utterance ("Chapter 1."): the second, respoken in French. (The
-        // first utterance in French, not the last one: the next may start before quit.)
-        let french = try #require(Self.utterances(events).first { $0["voice"] == "fr" }, "nothing was spoken in French")
-        #expect(french["text"] == "The Storm", "\(french)")
+        // next, next, previous from the first utterance ("Chapter 1."): the second, respoken with the Scottish
+        // English voice (a voice speaks its own language: `voice fr` would not read this English). (The first
+        // utterance in that voice, not the last one: the next may start before quit.)
+        let respoken = try #require(Self.utterances(events).first { $0["voice"] == "en-gb-scotland" }, "nothing was spoken with the new voice")
+        #expect(respoken["text"] == "The Storm", "\(respoken)")
         // The settings event after `voice fr` names the voice that speaks, as the utterance event does.
         let voices = events.filter { $0["type"] == "settings" }.compactMap { $0["voice"]?.stringValue }
-        #expect(voices.last == french["voice"]?.stringValue, "settings named \(voices)")
+        #expect(voices.last == respoken["voice"]?.stringValue, "settings named \(voices)")
     }
 
     @Test(arguments: [
@@ -169,6 +182,39 @@ import Testing
         let result = try ProcessRunner.raudio(["speak", Self.sampleEPUB, "--voice", "frr"], timeout: 60)
         #expect(result.status == 64)
         #expect(result.standardError.contains("Close matches") && result.standardError.contains("fr"))
+    }
+
+    /// A speak that cannot start says why as play and render do: one fatal `error` event on stdout (with
+    /// `--json` too), the same event play writes for the same file, its line on stderr, the table's status.
+    @Test(arguments: ["missing", "truncated", "unknown voice"])
+    func aSpeakThatCannotStartWritesAnErrorEvent(case name: String) throws {
+        let folder = try TemporaryDirectory()
+        let truncated = folder.path("truncated.epub")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.sampleEPUB)).prefix(600)).write(to: URL(fileURLWithPath: truncated))
+        let (arguments, status, code): ([String], Int32, String) = switch name {
+        case "missing": (["/nonexistent/book.epub"], 66, "publication-not-found")
+        case "truncated": ([truncated], 65, "")
+        default: ([Self.sampleEPUB, "--voice", "klingon"], 64, "unknown-voice")
+        }
+        for json in [false, true] {
+            let result = try ProcessRunner.raudio(["speak"] + arguments + ["--output", "null"] + (json ? ["--json"] : []), timeout: 60)
+            #expect(result.status == status, "\(result.standardError)")
+            let events = try result.outputLines.map(PlayCommandTests.object)
+            #expect(events.count == 1, "\(result.standardOutput)")
+            let event = try #require(events.first, "no event on stdout (\(name))")
+            #expect(event["type"] == "error" && event["fatal"] == true, "\(event)")
+            if !code.isEmpty { #expect(event["code"]?.stringValue == code, "\(event)") }
+            let message = try #require(event["message"]?.stringValue)
+            #expect(result.standardError.contains("raudio: error: \(message)"), "\(result.standardError)")
+            #expect(result.standardError.components(separatedBy: "raudio: error:").count == 2, "said once:\n\(result.standardError)")
+            if EventSchemaValidator.isAvailable { try EventSchemaValidator.validate(result.outputLines) }
+            guard name != "unknown voice" else { continue }
+            // The same event as play's for the same file.
+            let played = try ProcessRunner.raudio(["play"] + arguments + ["--output", "null"], timeout: 60)
+            #expect(played.status == status)
+            let playedEvent = try played.outputLines.first.map(PlayCommandTests.object)
+            #expect(playedEvent == event, "play: \(played.standardOutput)")
+        }
     }
 
     @Test func bookWithoutTextIsBadData() throws {

@@ -6,7 +6,8 @@ import Testing
 /// port, for the remote-publication tests.
 ///
 /// Besides the files it has fixed places for faults: `/forbidden/…` answers 403, `/gone/…` 410,
-/// `/redirect-loop.json` redirects to itself, and `/norange/…` serves the same files ignoring `Range`
+/// `/redirect-loop.json` redirects to itself, `/to-port/PORT/PATH` to `http://127.0.0.1:PORT/PATH` (another
+/// loopback service), and `/norange/…` serves the same files ignoring `Range`
 /// (`max_ranges 0`, so every answer is a whole 200). `stop()` (also run by deinit) ends it.
 public final class NginxServer: @unchecked Sendable {
     public static let executable = "/usr/sbin/nginx"
@@ -132,6 +133,7 @@ public final class NginxServer: @unchecked Sendable {
                 root \(root);
                 location = /redirect-loop.json { return 302 /redirect-loop.json; }
                 location ^~ /moved/ { rewrite ^/moved/(.*)$ /$1 redirect; }
+                location ^~ /to-port/ { rewrite ^/to-port/([0-9]+)/(.*)$ http://127.0.0.1:$1/$2 redirect; }
                 location ^~ /forbidden/ { return 403; }
                 location ^~ /gone/ { return 410; }
                 location ^~ /norange/ { max_ranges 0; alias \(root)/; }

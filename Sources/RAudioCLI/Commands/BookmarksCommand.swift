@@ -49,7 +49,7 @@ struct BookmarksCommand: ParsableCommand {
             }
             let bookmarks = try store.bookmarks(key: key)
             if human {
-                try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(publication.title)." : Self.table(bookmarks, chapters: ChapterMap(publication: publication)))
+                try? StandardStreams.printLine(bookmarks.isEmpty ? "No bookmarks for \(TerminalText.printable(publication.title))." : Self.table(bookmarks, places: SavedPlaces(publication: publication)))
             } else {
                 for bookmark in bookmarks { try? StandardStreams.printLine(JSONValue.object(bookmark.json).serialized()) }
             }
@@ -73,7 +73,7 @@ struct BookmarksCommand: ParsableCommand {
                 let bookmarks = try store.bookmarks(key: book.key)
                 guard !bookmarks.isEmpty else { continue }
                 if human {
-                    sections.append("\(book.title) (\(book.path))\n" + Self.table(bookmarks))
+                    sections.append(TerminalText.printable("\(book.title) (\(book.path))") + "\n" + Self.table(bookmarks, places: SavedPlaces(path: book.path)))
                 } else {
                     for bookmark in bookmarks {
                         var object = bookmark.json
@@ -90,13 +90,14 @@ struct BookmarksCommand: ParsableCommand {
         }
     }
 
-    static func table(_ bookmarks: [Bookmark], chapters: ChapterMap? = nil) -> String {
+    /// The bookmarks' places said as the resume line says them (`SavedPlaces`).
+    static func table(_ bookmarks: [Bookmark], places: SavedPlaces = SavedPlaces(publication: nil)) -> String {
         let rows = [["ID", "CREATED", "WHERE", "NOTE"]] + bookmarks.map { bookmark in
-            let place = (try? Locator(jsonString: bookmark.locator)).map { locator in
-                PlaceDescription.describe(locator, chapter: chapters?.title(of: locator))
-            } ?? "-"
+            let place = (try? Locator(jsonString: bookmark.locator)).map(places.describe) ?? "-"
             let created = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: bookmark.created))
-            return [String(bookmark.id), String(created.prefix(16)).replacingOccurrences(of: "T", with: " "), place, bookmark.note ?? ""]
+            // Book text and notes: without the control codes a terminal would obey (`TerminalText`).
+            return [String(bookmark.id), String(created.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                    TerminalText.printable(place), TerminalText.printable(bookmark.note ?? "")]
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3] }

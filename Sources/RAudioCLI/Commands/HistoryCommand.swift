@@ -74,17 +74,19 @@ struct HistoryCommand: ParsableCommand {
     static func table(_ books: [BookRecord]) -> String {
         let rows = [["LAST OPENED", "DONE", "WHERE", "TITLE"]] + books.map { book in
             let done = book.finished ? "100%" : book.progression.map { String(format: "%.0f%%", $0 * 100) } ?? "-"
-            return [String(isoDate(book.lastOpened).prefix(16)).replacingOccurrences(of: "T", with: " "), done, place(book), book.title]
+            // Book text: without the control codes a terminal would obey (`TerminalText`).
+            return [String(isoDate(book.lastOpened).prefix(16)).replacingOccurrences(of: "T", with: " "), done,
+                    TerminalText.printable(place(book)), TerminalText.printable(book.title)]
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3] }
             .joined(separator: "\n")
     }
 
-    /// The saved place, as a person reads it (`PlaceDescription`).
+    /// The saved place, as a person reads it and as the resume line says it (`SavedPlaces`).
     private static func place(_ book: BookRecord) -> String {
         guard let json = book.locator, let locator = try? Locator(jsonString: json) else { return "-" }
-        return PlaceDescription.describe(locator)
+        return SavedPlaces(path: book.path).describe(locator)
     }
 
     private static func isoDate(_ seconds: Double) -> String {

@@ -40,7 +40,8 @@ struct InfoCommand: ParsableCommand {
         }
         let narration = NarrationSummary(publication: publication)
         let text = human
-            ? ([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + narration.lines).joined(separator: "\n")
+            ? TerminalText.printable(([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + narration.lines)
+                .joined(separator: "\n"), keepingLineBreaks: true)
             : narration.annotating(publication.manifest).json.serialized(.pretty)
         do {
             try StandardStreams.printLine(text)

@@ -38,7 +38,9 @@ struct PlayCommand: AsyncParsableCommand {
         if options.verbose { VerboseLog.enable() }
         let book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
         if last { StandardStreams.printError("raudio: playing the book played last: \(book)") }
+        let started = Date()
         let status = await PlaySession(path: book, options: options, audio: audio, narration: narration).run()
+        if case .wav(let file) = options.output { WrittenFileReport(path: file, started: started).say() }
         if status != .success { throw ExitCode(status.rawValue) }
     }
 

@@ -91,6 +91,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice: " + VoiceResolver.emptyNameMessage) }
         guard !outputs.isEmpty else {
             throw ValidationError("give at least one output, for example --to m4b book.m4b")
         }

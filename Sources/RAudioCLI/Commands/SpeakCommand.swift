@@ -41,6 +41,7 @@ struct SpeakCommand: AsyncParsableCommand {
     var skip: String = ContentRole.skippableNames.sorted().joined(separator: ",")
 
     func validate() throws {
+        if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice: " + VoiceResolver.emptyNameMessage) }
         if let pitch, !(pitch.isFinite && (0.5...2.0).contains(pitch)) {
             throw ValidationError("--pitch must be between 0.5 and 2.0, for example --pitch 1.2")
         }
@@ -68,7 +69,18 @@ struct SpeakCommand: AsyncParsableCommand {
 
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
-        let status = try await SpeakSession(command: self).run()
+        let session = SpeakSession(command: self)
+        let started = Date()
+        let status: ExitStatus
+        do {
+            status = try await session.run()
+            if case .wav(let file) = options.output { WrittenFileReport(path: file, started: started).say() }
+        } catch {
+            // As play and render do: a session that cannot start says why in a fatal `error` event on stdout
+            // (its line on stderr too), and exits with the status of the one table.
+            try? session.writer.report(.error, error, fatal: true)
+            throw ExitCode(error.status.rawValue)
+        }
         if status != .success { throw ExitCode(status.rawValue) }
     }
 }

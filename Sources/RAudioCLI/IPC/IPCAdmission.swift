@@ -32,8 +32,23 @@ final class IPCAdmission: Sendable {
     func refusal(of head: HTTPRequestHead) -> HTTPResponseStatus? {
         if isCrossSite(head) { return .forbidden }
         if requiresLoopbackHost && !isServedHost(head) { return .forbidden }
-        if let token, presentedToken(in: head) != token { return .unauthorized }
+        if let token, !Self.tokensMatch(presentedToken(in: head), token) { return .unauthorized }
         return nil
+    }
+
+    /// Whether `presented` is `token`, in a time that depends on their lengths only, not on where they
+    /// first differ: every byte of the longer is looked at, the differences gathered without a branch, so
+    /// the time of a 401 tells nothing of how much of the token a guess had right.
+    static func tokensMatch(_ presented: String?, _ token: String) -> Bool {
+        guard let presented else { return false }
+        let given = Array(presented.utf8), expected = Array(token.utf8)
+        var difference = UInt(bitPattern: given.count ^ expected.count)
+        for index in 0..<max(given.count, expected.count) {
+            let left = index < given.count ? given[index] : 0
+            let right = index < expected.count ? expected[index] : 0
+            difference |= UInt(left ^ right)
+        }
+        return difference == 0
     }
 
     /// Whether another site's page made the request: a `Sec-Fetch-Site` other than `same-origin` or

@@ -14,6 +14,10 @@ final class IPCClientRegistry: @unchecked Sendable {
     private var hello = IPCHelloState()
     /// `hello` encoded, until the next event changes it: clients connecting together share it.
     private var helloMessage: IPCMessage?
+    /// The `utterance` event of the sentence being read (a spoken sentence, a narrated `par`, a media element),
+    /// as broadcast; nil once playback stops or ends. A client connecting mid-sentence is sent it after its
+    /// `hello`: a read-along page shows the sentence and the Media Overlays classes at once, not at the next one.
+    private var currentSentence: [UInt8]?
     private var isClosed = false
     private var stallCheck: RepeatedTask?
     private let allocator = ByteBufferAllocator()
@@ -52,10 +56,15 @@ final class IPCClientRegistry: @unchecked Sendable {
         let client = IPCClient(id: id, channel: channel, framing: framing)
         // The hello tells what the events so far told: the client starts after them.
         client.delivered = sequence
+        client.wantsMore = { [weak self, weak client] in
+            guard let self, let client, self.clients[client.id] === client else { return }
+            self.catchUp(client)
+        }
         clients[id] = client
         channel.closeFuture.whenComplete { _ in self.clients[id] = nil }
         if helloMessage == nil { helloMessage = IPCMessage(hello.event.json.serialized(), allocator: allocator) }
         _ = client.send(helloMessage!)
+        if let currentSentence { _ = client.send(IPCMessage(json: currentSentence, allocator: allocator)) }
         return id
     }
 
@@ -95,18 +104,37 @@ final class IPCClientRegistry: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         hello.apply(event)
         helloMessage = nil
+        switch event {
+        case .utterance, .narration, .media: currentSentence = json
+        case .opened: currentSentence = nil
+        case .state(let state, _, _, _) where [.stopped, .ended, .failed, .idle].contains(state): currentSentence = nil
+        default: break
+        }
         guard !clients.isEmpty else { return }
         sequence += 1
-        undelivered.append((sequence, IPCMessage(json: json, allocator: allocator)))
+        let replaceable: IPCMessage.Replaceable? = switch event {
+        case .state: .state
+        case .position: .position
+        default: nil
+        }
+        undelivered.append((sequence, IPCMessage(json: json, replaces: replaceable, allocator: allocator)))
         for client in clients.values where client.pendingCommands > 0 { catchUp(client) }
         if !isSweeping { sweep(Array(clients.values), from: 0, upTo: sequence) }
     }
 
     /// Writes to `client` the broadcast events it was not written yet.
     private func catchUp(_ client: IPCClient) {
-        guard client.delivered < sequence else { return }
-        for (number, message) in undelivered where number > client.delivered {
+        // A write that completes at once may ask for more (`wantsMore`) from inside this loop: it goes on.
+        guard client.delivered < sequence, !client.isCatchingUp else { return }
+        client.isCatchingUp = true
+        defer { client.isCatchingUp = false }
+        // `undelivered` holds consecutive numbers: the first not written to this client is found, not searched.
+        var index = max(0, client.delivered + 1 - (undelivered.first?.sequence ?? sequence + 1))
+        while index < undelivered.count {
+            let (number, message) = undelivered[index]
             guard client.send(message) else { return dropStalled(client) }
+            client.delivered = number
+            index += 1
         }
         client.delivered = sequence
     }
@@ -157,6 +185,7 @@ final class IPCClientRegistry: @unchecked Sendable {
     }
 
     private func dropStalledClients() {
+        for client in clients.values { client.lookAtKernelBacklog() }
         let now = NIODeadline.now()
         for client in clients.values where client.isStalled(at: now) { dropStalled(client) }
     }

@@ -9,7 +9,8 @@ extension IPCHTTPHandler {
     /// The size of each read of a streamed resource: what one client costs in memory.
     static let streamChunkSize: UInt64 = 64 << 10
 
-    /// Sends `stream` from `offset` on: one chunk read on a global queue, written, and the next read
+    /// Sends `stream` from `offset` on: one chunk read (from the stream's one read session) on a global
+    /// queue, written, and the next read
     /// only once the kernel took it, so a client holds at most one chunk in raudio's memory however
     /// large the resource and however slowly it reads. A client that takes nothing for
     /// `limits.sendTimeout` is dropped; a read that fails ends the connection (the length was promised).
@@ -22,7 +23,7 @@ extension IPCHTTPHandler {
             let end = min(stream.range.upperBound, offset + streamChunkSize)
             let data: Data
             do {
-                data = try stream.resource.read(range: offset..<end)
+                data = try stream.reader.read(at: offset, count: Int(end - offset))
             } catch {
                 StandardStreams.printError("raudio: warning: --web: \(error)")
                 channel.close(promise: nil)

@@ -23,14 +23,16 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let admission: IPCAdmission
     private let site: ReadAlongSite?
     private let limits: IPCLimits
+    private let gate: IPCConnectionGate?
     private var request: HTTPRequestHead?
     private var isAnswered = false
     private var requestDeadline: Scheduled<Void>?
 
-    init(admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits) {
+    init(admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits, gate: IPCConnectionGate? = nil) {
         self.admission = admission
         self.site = site
         self.limits = limits
+        self.gate = gate
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -51,6 +53,8 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             requestDeadline?.cancel()
             guard let head = request, !isAnswered else { return }
+            // Whole now: no longer a place a newcomer may take.
+            gate?.note(context.channel, .active)
             request = nil
             isAnswered = true
             answer(head, context: context)

@@ -34,7 +34,6 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
         let (commands, continuation) = AsyncStream.makeStream(of: IncomingCommand.self, bufferingPolicy: .unbounded)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let registry = IPCClientRegistry(eventLoop: group.next())
-        let gate = IPCConnectionGate(maximum: limits.maximumConnections)
         (self.commands, self.continuation, self.group, self.registry) = (commands, continuation, group, registry)
         var listeners: [any Channel] = []
         var socketPaths: [String] = []
@@ -46,6 +45,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             for (address, site) in all {
                 switch address {
                 case .unix(let path):
+                    let gate = IPCConnectionGate(maximum: limits.maximumConnections)
                     try IPCSocketFile.prepare(path)
                     let channel = try IPCSocketFile.withPrivateMode {
                         try Self.lineBootstrap(group: group, registry: registry, commands: continuation, gate: gate)
@@ -57,6 +57,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
                     bound.append(address)
                 case .webSocket(let host, let port):
                     let admission = IPCAdmission(token: token, requiresLoopbackHost: address.isLoopback)
+                    let gate = IPCConnectionGate(maximum: limits.maximumConnections)
                     let channel = try Self.webSocketBootstrap(group: group, registry: registry, commands: continuation,
                                                               admission: admission, site: site, gate: gate, limits: limits)
                         .bind(host: host, port: port).wait()
@@ -123,7 +124,7 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             // A client that half-closes (`socat` at the end of its input) is still answered: see IPCClient.inputClosed.
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
-                guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
+                guard gate.admit(channel, as: .active) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IPCLineHandler(registry: registry, commands: commands))
                 }
@@ -131,11 +132,12 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
     }
 
     /// The handlers of a WebSocket/HTTP connection: HTTP with the upgrade to `IPCWebSocketHandler` for a
-    /// request `admission` lets through with a valid key, else `IPCHTTPHandler` (the page, refusals). Called on
-    /// the channel's event loop; the fuzz harness builds its connections with it too.
+    /// request `admission` lets through with a valid key, else `IPCHTTPHandler` (the page, refusals); each
+    /// tells `gate` what the connection has shown (a whole request, an upgrade, a frame). Called on the
+    /// channel's event loop; the fuzz harness builds its connections with it too.
     static func configureWebSocketPipeline(
         of channel: any Channel, registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation,
-        admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits
+        admission: IPCAdmission, site: ReadAlongSite?, limits: IPCLimits, gate: IPCConnectionGate? = nil
     ) throws {
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 20,
@@ -145,14 +147,16 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IPCWebSocketHandler(registry: registry, commands: commands))
+                    gate?.note(channel, .silent)
+                    try channel.pipeline.syncOperations.addHandler(
+                        IPCWebSocketHandler(registry: registry, commands: commands, gate: gate, pingInterval: limits.pingInterval))
                 }
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                 context.pipeline.removeHandler(name: IPCHTTPHandler.name, promise: nil)
             }))
-        try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site, limits: limits), name: IPCHTTPHandler.name)
+        try channel.pipeline.syncOperations.addHandler(IPCHTTPHandler(admission: admission, site: site, limits: limits, gate: gate), name: IPCHTTPHandler.name)
     }
 
     private static func webSocketBootstrap(group: MultiThreadedEventLoopGroup, registry: IPCClientRegistry,
@@ -162,9 +166,10 @@ final class IPCServer: AnswerRecipient, EncodedEventObserver, Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .smallReads()
             .childChannelInitializer { channel in
-                guard gate.admit(channel) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
+                guard gate.admit(channel, as: .requesting) else { return channel.eventLoop.makeFailedFuture(IPCConnectionRefused()) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try configureWebSocketPipeline(of: channel, registry: registry, commands: commands, admission: admission, site: site, limits: limits)
+                    try configureWebSocketPipeline(of: channel, registry: registry, commands: commands, admission: admission, site: site,
+                                                   limits: limits, gate: gate)
                 }
             }
     }

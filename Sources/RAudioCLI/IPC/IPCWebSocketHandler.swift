@@ -13,6 +13,10 @@ import ReadiumShared
 /// is not UTF-8 with 1007; a close frame's code is checked before it is echoed (1002 otherwise).
 /// Control frames longer than 125 bytes or fragmented are refused by NIO's decoder (1002).
 ///
+/// Every `pingInterval` the client is sent a ping; one that sent no frame since the previous ping (it
+/// reads nothing, so it answers nothing) is closed. Its first frame tells the listener's gate it is no
+/// longer idle (`IPCConnectionGate`).
+///
 /// Runs on the server's event loop.
 final class IPCWebSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
@@ -27,23 +31,60 @@ final class IPCWebSocketHandler: ChannelInboundHandler {
     /// Whether a fragmented message has begun and awaits its continuations.
     private var isInMessage = false
     private var isClosing = false
+    private let gate: IPCConnectionGate?
+    private let pingInterval: TimeAmount?
+    private var pings: RepeatedTask?
+    /// Whether a frame came since the last ping (or since the upgrade), and whether any came at all.
+    private var answeredPing = true
+    private var hasSentAFrame = false
 
-    init(registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation) {
+    init(registry: IPCClientRegistry, commands: AsyncStream<IncomingCommand>.Continuation,
+         gate: IPCConnectionGate? = nil, pingInterval: TimeAmount? = nil) {
         self.registry = registry
         self.commands = commands
+        self.gate = gate
+        self.pingInterval = pingInterval
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { id = registry.add(context.channel, framing: .webSocket) }
+        guard context.channel.isActive else { return }
+        id = registry.add(context.channel, framing: .webSocket)
+        if let pingInterval {
+            let channel = context.channel
+            // Cancelled when the handler goes (`channelInactive`, `handlerRemoved`), which ends the cycle.
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            pings = context.eventLoop.scheduleRepeatedTask(initialDelay: pingInterval, delay: pingInterval) { task in
+                let handler = handler.value
+                guard channel.isActive else { return task.cancel() }
+                guard handler.answeredPing else {
+                    let seconds = Double(pingInterval.nanoseconds) / 1e9
+                    StandardStreams.printError("raudio: warning: IPC client \(handler.id) answered no ping in \(seconds) s; dropped")
+                    task.cancel()
+                    return channel.close(promise: nil)
+                }
+                handler.answeredPing = false
+                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(string: "raudio")), promise: nil)
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        pings?.cancel()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        pings?.cancel()
         registry.remove(id)
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        answeredPing = true
+        if !hasSentAFrame {
+            hasSentAFrame = true
+            gate?.note(context.channel, .active)
+        }
         guard !isClosing else { return }
         guard frame.maskKey != nil else { return fail(.protocolError, context: context) }
         guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return fail(.protocolError, context: context) }

@@ -86,7 +86,7 @@ struct BookRenderRun {
         let audioFolder = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-render-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: audioFolder) }
         let renderer = BookRenderer(publication: publication, engine: engine, settings: settings, cache: cache, audioFolder: audioFolder)
-        let narrator = voice?.name ?? SpeakSession.voiceInUse(configuration: configuration, engine: engine, publication: publication)
+        let narrator = SpeakSession.mainVoice(chosen: voice, configuration: configuration, engine: engine, publication: publication).narratorName
         let cover = publication.manifest.coverLink.flatMap { try? publication.resource(at: $0.href).read(maximumSize: 16 << 20) }
         let tags = M4BWriter.Tags(title: publication.title, authors: publication.metadata.authors.map { $0.name.string() }, narrators: [narrator],
                                   cover: cover)

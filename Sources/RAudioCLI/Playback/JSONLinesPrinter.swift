@@ -21,8 +21,9 @@ final class JSONLinesPrinter: EncodedEventObserver {
 
     func receive(_ event: PlayerEvent, json: [UInt8]) throws(ReaderGone) {
         switch event {
-        case .warning(let issue): StandardStreams.printError("raudio: warning: \(issue.message)")
-        case .error(let issue): StandardStreams.printError("raudio: error: \(issue.message)")
+        // The messages quote book text (hrefs, titles): without the control codes a terminal would obey.
+        case .warning(let issue): StandardStreams.printError("raudio: warning: " + TerminalText.printable(issue.message, keepingLineBreaks: true))
+        case .error(let issue): StandardStreams.printError("raudio: error: " + TerminalText.printable(issue.message, keepingLineBreaks: true))
         default: break
         }
         guard printsJSONLines, selection.includes(event.kind.rawValue) else { return }

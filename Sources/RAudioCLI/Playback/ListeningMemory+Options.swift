@@ -33,9 +33,9 @@ extension ListeningMemory {
         case .fromTheStart:
             break
         case .resumed(let place, _):
-            StandardStreams.printError("raudio: resuming where the book was left: \(place)")
+            StandardStreams.printError("raudio: resuming where the book was left: " + TerminalText.printable(place))
         case .savedPlaceLost(let locator, let error):
-            StandardStreams.printError("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning")
+            StandardStreams.printError(TerminalText.printable("raudio: warning: the saved position (\(locator.href)) is not in this book any more (\(error)); starting from the beginning"))
         }
     }
 }

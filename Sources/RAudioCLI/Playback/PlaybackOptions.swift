@@ -63,7 +63,7 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read the --ipc-token from this file (its first line), kept off the command line.", valueName: "path"))
     var ipcTokenFile: String?
 
-    @Option(help: ArgumentHelp("The connections --ipc and --web accept at once, all listeners together; one more is closed as accepted.", valueName: "count"))
+    @Option(help: ArgumentHelp("The connections each --ipc listener and --web accept at once, each counted apart; one more takes an idle one's place, or is closed as accepted.", valueName: "count"))
     var ipcMaxConnections = IPCLimits().maximumConnections
 
     @Option(help: ArgumentHelp(

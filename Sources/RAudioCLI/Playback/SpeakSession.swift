@@ -99,6 +99,14 @@ struct SpeakSession {
         return engine.voice(forLanguage: language).voice.identifier
     }
 
+    /// The voice that speaks `publication`'s main language: the chosen one when it speaks it (a chosen voice
+    /// speaks its own languages), else the engine's for that language.
+    static func mainVoice(chosen: TTSVoice?, configuration: SpeechSynthesizerConfiguration, engine: any TTSEngine, publication: Publication) -> TTSVoice {
+        let language = publication.metadata.languages.first.map(Language.init(code:)) ?? configuration.defaultLanguage ?? Language(code: "en")
+        if let chosen, chosen.speaks(baseLanguageOf: language) || publication.metadata.languages.isEmpty { return chosen }
+        return engine.voice(forLanguage: language).voice
+    }
+
     /// The identifiers of the voices that speak `publication`'s language (its first), sorted, with the voice
     /// chosen among them: what the terminal player's `v` cycles through. Empty for a book without a language.
     static func voices(of engine: any TTSEngine, for publication: Publication, choosing chosen: String?) -> [String] {

@@ -81,7 +81,7 @@ struct PublicationSummary {
         }
     }
 
-    /// `1:02:03` or `2:03`.
+    /// `1:02:03` or `2:03`, by the one rule of every time shown (`PlaceDescription.clock`).
     static func clock(_ seconds: Double) -> String {
         PlaceDescription.clock(seconds)
     }

@@ -75,13 +75,14 @@ struct StyledLine: Equatable, Sendable {
     var text: String { spans.map(\.text).joined() }
 
     /// The line for the terminal: at most `columns` wide ("…" where it was cut), with escape sequences
-    /// for what `capabilities` allow. Control characters in the text are shown as spaces.
+    /// for what `capabilities` allow. Escape sequences in the text are removed and other control
+    /// characters shown as spaces (`TerminalText.printable`).
     func rendered(columns: Int, _ capabilities: TerminalCapabilities) -> String {
         var output = ""
         var used = 0
         let isCut = width > columns
         let room = isCut ? columns - 1 : columns
-        spanLoop: for span in spans {
+        spanLoop: for var span in spans {
             if let simple = DisplayWidth.simpleWidth(span.text) {
                 // One column per scalar: whole, or cut at a scalar (no grapheme clusters to keep whole).
                 let taken = min(simple, max(0, room - used))
@@ -91,6 +92,8 @@ struct StyledLine: Equatable, Sendable {
                 if taken < simple { break spanLoop }
                 continue
             }
+            // Book text: escape sequences removed whole, not only their ESC (`TerminalText`).
+            span.text = TerminalText.printable(span.text)
             var piece = ""
             for character in span.text {
                 let shown: Character = character.unicodeScalars.first.map(DisplayWidth.isControl) == true ? " " : character

@@ -99,7 +99,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
         commandContinuation.finish()
         let captured = stderrCapture?.stop() ?? []
         for line in captured { StandardStreams.printError(line) }
-        if let summary { TerminalMode.writeToTerminal(summary + "\n") }
+        if let summary { TerminalMode.writeToTerminal(TerminalText.printable(summary) + "\n") }
     }
 
     /// A line for the shell after the player is gone: where the listening stopped.
@@ -244,7 +244,7 @@ final class TerminalPlayer: EventObserver, @unchecked Sendable {
                 state.lastLogSentence = sentence
                 lines.append(sentence.split(whereSeparator: \.isWhitespace).joined(separator: " "))
             }
-            return lines.map { $0 + "\n" }.joined()
+            return lines.map { TerminalText.printable($0) + "\n" }.joined()
         }
         if !output.isEmpty { TerminalMode.writeToTerminal(output) }
     }

@@ -131,11 +131,20 @@ struct TerminalScreen {
     private func footer() -> [StyledLine] {
         var lines: [StyledLine] = []
         if let message = status.message {
-            switch message.kind {
-            case .info: lines.append(StyledLine("✔ " + message.text, .accent))
-            case .warning: lines.append(StyledLine("⚠ " + message.text, .warning))
-            case .error: lines.append(StyledLine("✖ " + message.text, .error))
+            let (symbol, style): (String, TextStyle) = switch message.kind {
+            case .info: ("✔ ", .accent)
+            case .warning: ("⚠ ", .warning)
+            case .error: ("✖ ", .error)
             }
+            // Wrapped, not cut: an error is read whole (up to a third of the window; the rest is on stderr
+            // when the player ends).
+            let most = max(1, rows / 3)
+            var wrapped = Self.wrapped(symbol + TerminalText.printable(message.text), columns: columns)
+            if wrapped.count > most {
+                wrapped = Array(wrapped.prefix(most))
+                wrapped[most - 1] += "…"
+            }
+            lines += wrapped.map { StyledLine($0, style) }
         } else {
             lines.append(StyledLine())
         }
@@ -175,18 +184,25 @@ struct TerminalScreen {
         guard let bookmarks = status.bookmarks else { return [title, StyledLine("…", .dim)] }
         guard !bookmarks.isEmpty else { return [title, StyledLine("No bookmarks yet: b bookmarks the place being heard.", .dim)] }
         let entries = bookmarks.enumerated().map { index, bookmark in
-            StyledLine("\(bookmark.id). \(Self.place(of: bookmark))", index == selected ? .selected : .plain)
+            StyledLine("\(bookmark.id). \(Self.place(of: bookmark, chapters: status.chapters, duration: status.duration))", index == selected ? .selected : .plain)
         }
         return [title] + fitted(entries, rows: rows - 1, keeping: selected)
     }
 
     /// Where a bookmark is, for its line in the list: the chapter or time, the percentage, the words
-    /// heard there, and the note.
-    static func place(of bookmark: Bookmark) -> String {
+    /// heard there, and the note. Audio in a book whose chapters' starts are known: the time into the
+    /// chapter, as the resume line, `history` and `bookmarks` say it (not the time into the track).
+    static func place(of bookmark: Bookmark, chapters: [PlayerStatus.Chapter] = [], duration: Double? = nil) -> String {
         var parts: [String] = []
         if let locator = try? Locator(jsonString: bookmark.locator, source: "bookmark \(bookmark.id)") {
-            if let title = locator.title, !title.isEmpty { parts.append(title) }
-            if let begin = locator.locations.time?.begin { parts.append(Self.time(begin)) }
+            let timeInBook = locator.locations.time == nil ? nil : locator.locations.totalProgression.flatMap { total in duration.map { total * $0 } }
+            if let timeInBook, let chapter = chapters.last(where: { ($0.start ?? .infinity) <= timeInBook + 0.001 }), let start = chapter.start {
+                parts.append("\(Self.time(timeInBook - start)) into \(chapter.title)")
+            } else {
+                if let title = locator.title, !title.isEmpty { parts.append(title) }
+                // A time in the track beside a chapter's title would read as a time into the chapter.
+                if let begin = locator.locations.time?.begin, locator.title?.isEmpty ?? true { parts.append(Self.time(begin)) }
+            }
             if let progression = locator.locations.totalProgression { parts.append(Self.percent(progression)) }
             if let quote = locator.text.highlight?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !quote.isEmpty {
                 parts.append("“\(DisplayWidth.truncated(quote, to: 40))”")
@@ -194,6 +210,36 @@ struct TerminalScreen {
         }
         if let note = bookmark.note, !note.isEmpty { parts.append(note) }
         return parts.isEmpty ? "bookmark" : parts.joined(separator: " · ")
+    }
+
+    /// `text` in lines at most `columns` wide, broken between words (a word wider than a line is broken
+    /// where the line ends).
+    static func wrapped(_ text: String, columns: Int) -> [String] {
+        guard columns > 1 else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var width = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let wordWidth = DisplayWidth.of(String(word))
+            if width > 0, width + 1 + wordWidth <= columns {
+                line += " " + word
+                width += 1 + wordWidth
+                continue
+            }
+            if width > 0 { lines.append(line) }
+            (line, width) = ("", 0)
+            for character in word {
+                let characterWidth = DisplayWidth.of(character)
+                if width + characterWidth > columns {
+                    lines.append(line)
+                    (line, width) = ("", 0)
+                }
+                line.append(character)
+                width += characterWidth
+            }
+        }
+        if width > 0 || lines.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// At most `rows` of `lines`, scrolled so that line `keeping` is in view.
@@ -205,13 +251,9 @@ struct TerminalScreen {
         return Array(lines[first..<first + rows])
     }
 
-    /// `h:mm:ss`, or `m:ss` under an hour. (Not `String(format:)`: it goes through Foundation's
-    /// string machinery, and a frame formats several times.)
+    /// `h:mm:ss`, or `m:ss` under an hour, by the one rule of every time shown (`PlaceDescription.clock`).
     static func time(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? Int(max(0, seconds).rounded(.down)) : 0
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"
+        PlaceDescription.clock(seconds)
     }
 
     /// A number with up to two decimals and no trailing zeros (1, 1.1, 1.25).

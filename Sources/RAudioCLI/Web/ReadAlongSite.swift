@@ -42,10 +42,35 @@ struct ReadAlongSite: Sendable {
         }
     }
 
-    /// A range of a resource to send: read through the publication's container by the manifest's href.
+    /// A range of a resource to send: read through the publication's container by the manifest's href,
+    /// from one read session opened when the request is answered (a folder book's file is opened once,
+    /// following no symlink, and every chunk is read from that descriptor).
     struct ResourceStream: Sendable {
         let resource: any Resource
         let range: Range<UInt64>
+        let reader: Reader
+
+        /// The read session of one answer. Its chunks are read one after the other (the next only once the
+        /// previous one was written), each on some global queue's thread: the lock orders them.
+        final class Reader: @unchecked Sendable {
+            private let session: Locked<any ResourceReadSession>
+
+            init(_ session: any ResourceReadSession) {
+                self.session = Locked(session)
+            }
+
+            /// Reads up to `count` bytes at `offset`; fewer only at the end.
+            func read(at offset: UInt64, count: Int) throws(ResourceError) -> Data {
+                var data = Data(count: count)
+                let result: Result<Int, ResourceError> = session.withLock { session in
+                    data.withUnsafeMutableBytes { buffer in
+                        do throws(ResourceError) { return .success(try session.read(into: buffer, at: offset)) } catch { return .failure(error) }
+                    }
+                }
+                data.count = try result.get()
+                return data
+            }
+        }
     }
 
     let publication: Publication?
@@ -102,14 +127,16 @@ struct ReadAlongSite: Sendable {
         let href = link.hrefWithoutFragment
         let resource: any Resource
         let length: UInt64
+        let reader: ResourceStream.Reader
         do {
             resource = try publication.resource(at: href)
             // A remote file is fetched by the browser itself; a file inside a remote package (no URL of its
             // own) is read in place like the player reads it, from the package the listener opened.
             if resource.isRemote, Href.isRemote(resource.href) { return Self.redirect(to: resource.href, for: encodedHref) }
             length = try resource.length()
+            reader = ResourceStream.Reader(try resource.openReadSession())
         } catch {
-            return .notFound("/publication/\(encodedHref) (\(error))")
+            return .notFound("/publication/\(encodedHref) (\(Self.publicReason(error)))")
         }
         if link.mediaType?.matches(.text) == true, publication.readingOrder.contains(where: { $0.hrefWithoutFragment == href }) {
             // A text file read aloud is shown as the document its locators point into (`PlainText.xhtml`): its
@@ -125,11 +152,11 @@ struct ReadAlongSite: Sendable {
         response.isPublicationContent = true
         switch HTTPByteRange(header: range, length: length) {
         case .whole:
-            response.stream = ResourceStream(resource: resource, range: 0..<length)
+            response.stream = ResourceStream(resource: resource, range: 0..<length, reader: reader)
         case .bytes(let bytes):
             response.status = 206
             response.contentRange = "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(length)"
-            response.stream = ResourceStream(resource: resource, range: bytes)
+            response.stream = ResourceStream(resource: resource, range: bytes, reader: reader)
         case .unsatisfiable:
             response.status = 416
             response.contentType = "text/plain; charset=utf-8"
@@ -137,6 +164,20 @@ struct ReadAlongSite: Sendable {
             response.body = Data("raudio: 416 Range Not Satisfiable: \(href) has \(length) bytes\n".utf8)
         }
         return response
+    }
+
+    /// Why a resource cannot be served, for the page's 404: the error's code word and the requested href
+    /// only. The error's message may name where the book lies on disk ("does not exist in /home/..."),
+    /// which is none of a page's business.
+    static func publicReason(_ error: any Error) -> String {
+        guard let error = error as? ResourceError else { return "cannot be read" }
+        switch error.code {
+        case .notFound: return "no such file in the publication"
+        case .forbidden: return "refused: it leaves the publication"
+        case .tooLarge: return "too large"
+        case .badData: return "unreadable: the package is damaged"
+        default: return "cannot be read (\(error.code.rawValue))"
+        }
     }
 
     /// A remote book's resource (an `http(s)://` URL the manifest declares, or one of its hrefs resolved

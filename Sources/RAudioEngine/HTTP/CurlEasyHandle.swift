@@ -50,10 +50,14 @@ final class CurlEasyHandle {
                 raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_WRITEDATA, nil)
                 raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_HEADERDATA, nil)
                 raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_XFERINFODATA, nil)
-                return (code, transfer.responseHead(curl: curl, handle: handle), transfer.receiverStopped)
+                let head = transfer.responseHead(curl: curl, handle: handle)
+                return (code, head, transfer.receiverStopped, transfer.refusedRedirect ?? RedirectRule.refusal(asked: request.url, answered: head.url))
             }
         }
-        let (code, head, receiverStopped) = outcome
+        let (code, head, receiverStopped, refusedRedirect) = outcome
+        if let refusedRedirect {
+            throw HTTPError(.invalidURL, url: request.url, message: refusedRedirect, libraryStatus: nil)
+        }
         switch code {
         case CURLE_OK:
             return head

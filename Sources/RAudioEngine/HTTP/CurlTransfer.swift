@@ -18,6 +18,8 @@ final class CurlTransfer {
     var receiverStopped = false
     /// The URL that answered, after redirects (`CURLINFO_EFFECTIVE_URL`), asked when the body starts.
     var effectiveURL: () -> String? = { nil }
+    /// Why the answer is not used (`RedirectRule`): set before its first byte reaches `receive`.
+    var refusedRedirect: String?
 
     init(url: String, shouldStop: @escaping () -> Bool, receive: @escaping (HTTPResponseHead, UnsafeRawBufferPointer) -> Bool) {
         self.url = url
@@ -55,8 +57,11 @@ func curlWriteCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let total = size * count
     if transfer.head == nil {
-        transfer.head = HTTPResponseHead(status: transfer.status, url: transfer.effectiveURL() ?? transfer.url, headers: transfer.headers)
+        let head = HTTPResponseHead(status: transfer.status, url: transfer.effectiveURL() ?? transfer.url, headers: transfer.headers)
+        transfer.head = head
+        transfer.refusedRedirect = RedirectRule.refusal(asked: transfer.url, answered: head.url)
     }
+    guard transfer.refusedRedirect == nil else { return 0 }
     guard transfer.receive(transfer.head!, UnsafeRawBufferPointer(start: data, count: total)) else {
         transfer.receiverStopped = true
         return 0

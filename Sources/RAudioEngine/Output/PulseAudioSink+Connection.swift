@@ -37,7 +37,7 @@ extension PulseAudioSink {
             pa_context_unref(context)
             pa_threaded_mainloop_free(mainloop)
             return AudioSinkError(.serverUnavailable, message:
-                "no PulseAudio server reachable at \(serverName) (\(reason)); start one or set PULSE_SERVER, or render to a file with --output wav:FILE")
+                "\(serverName) is not reachable (\(reason)); start one or set PULSE_SERVER, or render to a file with --output wav:FILE")
         }
 
         if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
@@ -70,7 +70,7 @@ extension PulseAudioSink {
         let newStream = pa_stream_new_with_proplist(context, identity.title, &spec, nil, properties)
         pa_proplist_free(properties)
         guard let newStream else {
-            throw AudioSinkError(.outputFormatUnsupported, message: "PulseAudio server \(serverName) cannot play \(format): \(Self.errorText(context))")
+            throw AudioSinkError(.outputFormatUnsupported, message: "\(serverName) cannot play \(format): \(Self.errorText(context))")
         }
         pa_stream_set_state_callback(newStream, PulseCallbacks.streamStateChanged, signals.userdata)
         pa_stream_set_write_callback(newStream, PulseCallbacks.streamWritable, signals.userdata)
@@ -95,7 +95,7 @@ extension PulseAudioSink {
         while pa_stream_get_state(newStream) != PA_STREAM_READY {
             do throws(AudioSinkError) {
                 try checkAliveLocked()
-                if signals.timedOut { throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) did not open a stream in time") }
+                if signals.timedOut { throw AudioSinkError(.serverLost, message: "\(serverName) did not open a stream in time") }
             } catch {
                 disconnectStreamLocked()
                 throw error

@@ -41,7 +41,7 @@ extension PulseAudioSink {
             signals.stallTimerFired = false
             isStallTimerArmed = false
             if writesSent == writesWhenStallTimerArmed {
-                throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) stopped taking audio for \(stallTimeout)")
+                throw AudioSinkError(.serverLost, message: "\(serverName) stopped taking audio for \(stallTimeout)")
             }
         }
         guard !isStallTimerArmed else { return }

@@ -19,8 +19,15 @@ import ReadiumNavigator
 /// is blocked waiting for room (the wait releases the lock). Hence `@unchecked Sendable`: mutable state is
 /// only touched with the mainloop lock held, or by the render thread alone (`format`).
 public final class PulseAudioSink: AudioSink, @unchecked Sendable {
-    /// The server asked for, or "the default server".
+    /// The server as messages name it: "PulseAudio server 'unix:/run/pulse'", or "the default PulseAudio
+    /// server" (`describe(server:)`).
     public let serverName: String
+
+    /// How messages name `server`: "PulseAudio server 'NAME'", or "the default PulseAudio server" when none
+    /// is set (it said "PulseAudio server the default server").
+    public static func describe(server: String?) -> String {
+        server.flatMap { $0.isEmpty ? nil : "PulseAudio server '\($0)'" } ?? "the default PulseAudio server"
+    }
     public let identity: PulseAudioIdentity
     /// Buffering asked of the server (`tlength`).
     public let targetLatency: Duration
@@ -68,7 +75,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         stallTimeout: Duration = .seconds(5)
     ) throws(AudioSinkError) {
         let server = server.flatMap { $0.isEmpty ? nil : $0 }
-        serverName = server.map { "'\($0)'" } ?? "the default server"
+        serverName = Self.describe(server: server)
         self.identity = identity
         self.targetLatency = targetLatency
         self.requestInterval = min(requestInterval, targetLatency / 2)
@@ -224,7 +231,7 @@ extension PulseAudioSink {
         let finished = waitLocked(for: operation, timeout: timeout)
         try checkAliveLocked()
         guard finished else {
-            throw AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) did not finish playing \(format) audio within \(timeout)")
+            throw AudioSinkError(.serverLost, message: "\(serverName) did not finish playing \(format) audio within \(timeout)")
         }
     }
 
@@ -243,7 +250,7 @@ extension PulseAudioSink {
     }
 
     func lostError(_ doing: String) -> AudioSinkError {
-        AudioSinkError(.serverLost, message: "PulseAudio server \(serverName) was lost while \(doing): \(Self.errorText(context))")
+        AudioSinkError(.serverLost, message: "\(serverName) was lost while \(doing): \(Self.errorText(context))")
     }
 
     /// Waits until `operation` completes, the deadline passes or the connection dies; unrefs it.

@@ -144,6 +144,8 @@ public enum PlayerCommandParser {
         if word.utf8.count <= 32, let nearest = all.min(by: { editDistance(word.lowercased(), $0) < editDistance(word.lowercased(), $1) }),
            editDistance(word.lowercased(), nearest) <= 2 {
             message += "; did you mean '\(nearest)'?"
+        } else {
+            message += "."
         }
         message += " Commands: " + all.joined(separator: ", ")
         throw CommandParseError(.unknown, message, id: id)

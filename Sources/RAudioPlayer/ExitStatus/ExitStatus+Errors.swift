@@ -18,7 +18,8 @@ extension ExitStatus {
     ///
     /// A publication or file that is missing is 66; one that is unreadable, corrupt, unsupported, refused
     /// or protected 65; a server that cannot be reached or keeps failing 69, as is a speech engine whose
-    /// library cannot be loaded or a Piper worker that cannot start; an unknown Piper voice 64; the audio
+    /// library cannot be loaded or a Piper worker that cannot start; an unknown Piper voice, or a path too long to
+    /// name a file, 64; the audio
     /// server 69, the output 73 and 74; a failure of raudio or of a library it drives 70.
     public init(code: RAudioErrorCode) {
         switch code {
@@ -34,7 +35,7 @@ extension ExitStatus {
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,
              .libraryUnavailable, .workerUnavailable:
             self = .serviceUnavailable
-        case .piperUnknownVoice:
+        case .piperUnknownVoice, .nameTooLong:
             self = .usage
         case .serverUnavailable, .serverLost:
             self = .audioServerUnavailable

@@ -7,7 +7,7 @@ extension ListeningMemory {
     public enum Resumption: Sendable {
         /// Nothing to resume: the book is new, was finished, or its place was never saved.
         case fromTheStart
-        /// At the saved place, said as a person reads it ("Chapter 2 · 0:32 / 1:01").
+        /// At the saved place, said as a person reads it ("0:08 into Chapter 2 · 0:32 / 1:01").
         case resumed(place: String, at: Locator)
         /// The saved place no longer fits the book (it changed): the book starts from the beginning.
         case savedPlaceLost(Locator, because: any Error)
@@ -24,8 +24,7 @@ extension ListeningMemory {
         }
         let audio = navigator as? AudioNavigator
         if let audio, resume.rewind > 0 { await audio.seek(by: -resume.rewind) }
-        let place = PlaceDescription.describe(resume.locator, chapter: chapters?.title(of: resume.locator),
-                                              timeInBook: chapters?.time(of: resume.locator), bookLength: await audio?.totalDuration)
+        let place = PlaceDescription.describe(resume.locator, chapters: chapters, bookLength: await audio?.totalDuration)
         return .resumed(place: place, at: resume.locator)
     }
 }

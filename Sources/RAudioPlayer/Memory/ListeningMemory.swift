@@ -25,6 +25,9 @@ public final class ListeningMemory {
     /// How often a playing session saves its position.
     private let saveInterval: Double
     private let warn: @Sendable (String) -> Void
+    /// The book's chapters (the session's map, placed or not): a text locator saved or bookmarked without
+    /// a title gets its chapter's, so that `history` and `bookmarks` name the chapter without the book.
+    public var chapters: ChapterMap?
 
     /// The memory of a publication; notes in the store that the book was opened.
     ///
@@ -120,7 +123,7 @@ public final class ListeningMemory {
 
     /// Bookmarks `locator` (the position heard); throws when the store fails.
     public func addBookmark(at locator: Locator, note: String?) throws -> Bookmark {
-        try store.addBookmark(key: key, locator: locator.json.serialized(), note: note)
+        try store.addBookmark(key: key, locator: titled(locator).json.serialized(), note: note)
     }
 
     public func bookmarks() throws -> [Bookmark] {
@@ -135,9 +138,18 @@ public final class ListeningMemory {
     private func save(finished: Bool) {
         guard let lastLocator else { return }
         lastSave = clock.now
-        let position = SavedPosition(locator: lastLocator.json.serialized(), audioLocator: lastAudioLocator?.json.serialized(),
+        let position = SavedPosition(locator: titled(lastLocator).json.serialized(), audioLocator: lastAudioLocator?.json.serialized(),
                                      progression: lastLocator.locations.totalProgression, finished: finished)
         attempt { try store.save(position, key: key) }
+    }
+
+    /// `locator`, a text one given its chapter's title when it has none (an audio locator's title is
+    /// already its table-of-contents entry's).
+    private func titled(_ locator: Locator) -> Locator {
+        guard locator.title == nil, !locator.type.hasPrefix("audio/"), let title = chapters?.title(of: locator) else { return locator }
+        var titled = locator
+        titled.title = title
+        return titled
     }
 
     private func attempt(_ write: () throws -> Void) {

@@ -84,7 +84,7 @@ extension BookRenderer {
             throw error
         }
         let part = RenderPart(shard: shard, blocks: share, blockCount: blocks.count, blockSize: blockSize,
-                              engineIdentity: settings.engineIdentity, files: files)
+                              engineIdentity: settings.engineIdentity, files: files, options: settings.synthesisOptions)
         return RenderedShare(part: part, counts: counts, audioSeconds: seconds)
     }
 
@@ -108,6 +108,15 @@ extension BookRenderer {
             if part.engineIdentity != settings.engineIdentity {
                 throw CommandFailure(.badData, code: "part-mismatch",
                                      message: "\(name) was spoken by \(part.engineIdentity), and this raudio speaks with \(settings.engineIdentity): merge where the shards ran, or render again")
+            }
+            let asked = settings.synthesisOptions
+            let differing = part.options.compactMap { option -> String? in
+                guard let mine = asked.first(where: { $0.name == option.name }), mine.value != option.value else { return nil }
+                return "\(option.name) \(option.value) (this merge: \(option.name) \(mine.value))"
+            }
+            if !differing.isEmpty {
+                throw CommandFailure(.badData, code: "part-mismatch",
+                                     message: "\(name) was rendered with \(differing.joined(separator: ", ")): merge with the options the shards were rendered with, or render it again")
             }
             if part.blocks != first.shard.blocksOf(part.shard.number, weights: weights) {
                 throw CommandFailure(.badData, code: "part-mismatch", message: "\(name) holds other blocks than share \(part.shard) of this book: render it again")

@@ -21,6 +21,20 @@ public struct RenderPart: Sendable, Equatable {
     public var engineIdentity: String
     /// The cache files of the share's utterances, relative to the cache folder.
     public var files: [String]
+    /// The options the share was rendered with (`RenderSettings.synthesisOptions`); empty in a part of an
+    /// earlier raudio, which did not record them.
+    public var options: [Option] = []
+
+    /// An option of `raudio render` that changes what is synthesized, and its value.
+    public struct Option: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     static let descriptionName = "raudio-part.json"
     static let formatName = "raudio-render-part"
@@ -32,6 +46,7 @@ public struct RenderPart: Sendable, Equatable {
             ("shard", .string(shard.description)), ("firstBlock", .integer(Int64(blocks.lowerBound))),
             ("endBlock", .integer(Int64(blocks.upperBound))), ("blockCount", .integer(Int64(blockCount))),
             ("blockSize", .integer(Int64(blockSize))), ("engine", .string(engineIdentity)),
+            ("options", .object(JSONObject(options.map { ($0.name, JSONValue.string($0.value)) }))),
             ("files", .array(files.map(JSONValue.string))),
         ]))
     }
@@ -113,6 +128,11 @@ public struct RenderPart: Sendable, Equatable {
                 throw CommandFailure(error)
             }
         }
-        return RenderPart(shard: shard, blocks: first..<end, blockCount: blockCount, blockSize: blockSize, engineIdentity: engine, files: names)
+        var part = RenderPart(shard: shard, blocks: first..<end, blockCount: blockCount, blockSize: blockSize, engineIdentity: engine, files: names)
+        // Absent from the parts of an earlier raudio: the merge then finds a share made otherwise missing.
+        if let options = description["options"]?.objectValue {
+            part.options = options.compactMap { entry in entry.value.stringValue.map { Option(name: entry.key, value: $0) } }
+        }
+        return part
     }
 }

@@ -47,6 +47,22 @@ public struct RenderSettings: Sendable {
         self.blockSize = blockSize.map { max(1, $0) }
     }
 
+    /// The options that change what is synthesized, as `raudio render` takes them (`--voice`, `--speed`,
+    /// `--pitch`, `--language`, `--skip`): a part file records them, so that a merge with other options names
+    /// the one that differs instead of finding shares missing from the cache.
+    public var synthesisOptions: [RenderPart.Option] {
+        func number(_ value: Double) -> String {
+            value == value.rounded() ? String(Int(value)) : String(value)
+        }
+        return [
+            .init(name: "--voice", value: voice?.identifier ?? "(none: each language's voice)"),
+            .init(name: "--speed", value: number(rate)),
+            .init(name: "--pitch", value: number(pitch)),
+            .init(name: "--language", value: configuration.defaultLanguage?.code ?? "(none)"),
+            .init(name: "--skip", value: configuration.skippedRoles.isEmpty ? "(none)" : configuration.skippedRoles.sorted().joined(separator: ",")),
+        ]
+    }
+
     /// The utterances per block of a book of `count` utterances: `blockSize`, else `automaticBlockSize`.
     public func blockSize(forUtterances count: Int) -> Int {
         blockSize ?? Self.automaticBlockSize(forUtterances: count)

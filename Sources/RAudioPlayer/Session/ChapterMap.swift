@@ -51,9 +51,29 @@ public struct ChapterMap: Sendable {
     ///
     /// Reads and parses each resource that holds such an entry: call it from a thread you own.
     public func placingFragments(of publication: Publication) -> ChapterMap {
+        placingFragments(of: publication, inResource: nil)
+    }
+
+    /// Whether entries of `locator`'s resource are not placed yet (`placingFragments(of:inResourceOf:)` places them).
+    public func hasUnplacedFragments(inResourceOf locator: Locator) -> Bool {
+        guard !isTimed, let resource = resourceIndex[locator.hrefWithoutFragment] else { return false }
+        return entries.contains { $0.readingOrderIndex == resource && $0.progression == nil && $0.fragment != nil }
+    }
+
+    /// A copy with the `#id`s of the entries of `locator`'s resource placed: what a position in it needs to be
+    /// given its chapter, without waiting for the whole book's. Reads and parses that resource: call it from a
+    /// thread you own.
+    public func placingFragments(of publication: Publication, inResourceOf locator: Locator) -> ChapterMap {
+        guard let resource = resourceIndex[locator.hrefWithoutFragment] else { return self }
+        return placingFragments(of: publication, inResource: resource)
+    }
+
+    /// Places the entries of `resource`, or of every resource when it is nil.
+    private func placingFragments(of publication: Publication, inResource resource: Int?) -> ChapterMap {
         guard hasUnplacedFragments, let service = publication.extensions[ContentServiceKey.key] as? any ContentService else { return self }
         var placed = self
-        let byResource = Dictionary(grouping: entries.indices.filter { entries[$0].progression == nil }) { entries[$0].readingOrderIndex }
+        let unplaced = entries.indices.filter { entries[$0].progression == nil && (resource == nil || entries[$0].readingOrderIndex == resource) }
+        let byResource = Dictionary(grouping: unplaced) { entries[$0].readingOrderIndex }
         for (_, indices) in byResource {
             let href = entries[indices[0]].locator.href
             let progressions = service.progressions(ofFragments: indices.compactMap { entries[$0].fragment }, in: href)
@@ -116,6 +136,23 @@ public struct ChapterMap: Sendable {
     public func time(of locator: Locator) -> Double? {
         guard let resource = resourceIndex[locator.hrefWithoutFragment], resource < trackStarts.count, let start = trackStarts[resource] else { return nil }
         return start + (locator.locations.time?.begin ?? 0)
+    }
+
+    /// The publication's length, for an audiobook whose durations are known.
+    public var length: Double? { totalDuration }
+
+    /// Audio: the entry an audio locator lies in and how far into it, in seconds, from the entries of its
+    /// own track (`track.mp3#t=120`, a lone M4B's chapters): no durations needed. Nil for a text map, a
+    /// locator without a time, or a track no entry points into.
+    public func timeIntoEntry(of locator: Locator) -> (index: Int, seconds: Double)? {
+        guard isTimed, let begin = locator.locations.time?.begin, let resource = resourceIndex[locator.hrefWithoutFragment] else { return nil }
+        var found: (index: Int, start: Double)?
+        for index in entries.indices where entries[index].readingOrderIndex == resource {
+            let start = entries[index].locator.locations.time?.begin ?? 0
+            // The last listed of equal starts, as `index(of:)` finds it.
+            if start <= begin + 0.001, start >= (found?.start ?? -1) { found = (index, start) }
+        }
+        return found.map { ($0.index, max(0, begin - $0.start)) }
     }
 
     /// The title of the entry `locator` lies in.

@@ -84,6 +84,7 @@ public struct PlayerSession {
         var loop = SessionLoop(controller: controller, writer: writer, keepOpen: keepOpen, memory: memory, sleepTimer: sleepTimer,
                                settings: settings, chapters: chapters)
         loop.bufferedSeconds = bufferedSeconds
+        loop.publication = publication
         defer {
             memory?.sessionEnded(finished: loop.reachedTheEnd)
             sleepTimer.cancel()

@@ -6,10 +6,14 @@ import ReadiumShared
 /// Chapters: the table-of-contents entry being heard (`chapter` events), `chapter next|previous|N`,
 /// and the end of a chapter for `sleep chapter`.
 extension SessionLoop {
-    /// After each event: when the entry being heard changed, a `chapter` event (and the pause of
-    /// `sleep chapter`).
-    public mutating func followChapters() async throws(ReaderGone) {
-        guard let chapters, let locator = lastLocator, let index = chapters.index(of: locator, hint: currentChapter), index != currentChapter else { return }
+    /// After each event, and before an utterance's (at `locator`, where it starts): when the entry being heard
+    /// changed, a `chapter` event (and the pause of `sleep chapter`). The entries of an utterance's file that
+    /// start at an `#id` are placed first when the background placing has not reached them yet.
+    public mutating func followChapters(at utterance: Locator? = nil) async throws(ReaderGone) {
+        if let utterance, let map = chapters, map.hasUnplacedFragments(inResourceOf: utterance), let publication {
+            chapters = await BlockingWork.run(named: "raudio.chapters") { map.placingFragments(of: publication, inResourceOf: utterance) }
+        }
+        guard let chapters, let locator = utterance ?? lastLocator, let index = chapters.index(of: locator, hint: currentChapter), index != currentChapter else { return }
         let previous = currentChapter
         currentChapter = index
         let movedByTheListener = isNavigating
@@ -80,6 +84,14 @@ extension SessionEvent {
     public var innermost: SessionEvent {
         if case .withAudioLocator(let inner, _) = self { return inner.innermost }
         return self
+    }
+
+    /// Where an utterance (spoken or narrated, or a page's media) starts; nil for other events.
+    public var utteranceLocator: Locator? {
+        switch innermost {
+        case .utterance(_, _, _, let locator, _), .narration(_, _, let locator), .media(_, _, let locator): locator
+        default: nil
+        }
     }
 
     /// Whether the event may begin another chapter of `chapters`: a track or utterance always may, a

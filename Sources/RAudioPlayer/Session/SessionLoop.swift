@@ -27,9 +27,13 @@ public struct SessionLoop {
     public var settings: PlayerSettings
     public var volume: Double { settings.volume }
     /// The table of contents, to follow chapters (`chapter` events and commands, `sleep chapter`).
-    public var chapters: ChapterMap?
+    public var chapters: ChapterMap? {
+        didSet { memory?.chapters = chapters }
+    }
     /// The table-of-contents entry being heard (an index into `chapters.entries`).
     public var currentChapter: Int?
+    /// The publication, whose text entries' `#id`s are placed in a file as soon as an utterance reaches it.
+    public var publication: Publication?
     /// A command moved the position (seek, go, chapter...) and the navigator has not settled there yet:
     /// a chapter change meanwhile is the listener's move, not a chapter heard to its end (`sleep chapter`).
     public var isNavigating = false
@@ -45,6 +49,7 @@ public struct SessionLoop {
         self.sleepTimer = sleepTimer
         self.settings = settings
         self.chapters = chapters
+        memory?.chapters = chapters
     }
 
     /// Whether the publication was played to its end.
@@ -54,6 +59,9 @@ public struct SessionLoop {
         switch input {
         case .navigator(let event):
             memory?.note(event)
+            // A chapter starts with its first utterance: it is announced before that utterance, whatever the
+            // output's pace (faster than real time, the background placing of its file came ~100 utterances late).
+            if let locator = event.innermost.utteranceLocator { try await followChapters(at: locator) }
             let status = try handle(event)
             if let chapters, event.mayChangeChapter(in: chapters) { try await followChapters() }
             if case .stateChanged(let state, _) = event.innermost {

@@ -125,7 +125,10 @@ public struct NarrationPlan: Sendable {
                 locations.fragments = [fragment]
                 locations.otherLocations["cssSelector"] = .string("#" + fragment)
             }
-            let locator = Locator(href: par.textHref ?? overlay.documentHref, type: type, title: link.title,
+            // A Readium locator's href is the resource; the element is in `fragments` and `cssSelector`
+            // (a visual navigator matches the href against its reading order).
+            let href = par.textPath.flatMap { $0.isEmpty ? nil : $0 } ?? overlay.documentHref
+            let locator = Locator(href: href, type: type, title: link.title,
                                   locations: locations, text: par.text ?? Locator.Text())
             // The page's text, as read aloud: white space collapsed. The highlight is the element's whole
             // text but for white space at its ends, so it stands for the element's text in word quotes.

@@ -85,9 +85,8 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
     private func clipDecoder(_ clip: MediaOverlayClip, item index: Int) -> (any AudioDecoder)? {
         guard let shared = sharedDecoder(for: clip.href, item: index) else { return nil }
         let format = shared.format
-        var end = clip.end.map { format.frames(ofSeconds: $0) }
-        if let requested = end, let fileEnd = shared.frameCount, requested > fileEnd {
-            end = fileEnd
+        let (end, isPastTheEnd) = Self.endFrame(ofClipEndingAt: clip.end, format: format, fileFrames: shared.frameCount)
+        if isPastTheEnd, let fileEnd = shared.frameCount {
             if state.clamped.insert(index).inserted {
                 onIssue(NavigatorIssue(
                     code: .clipClamped,
@@ -96,6 +95,16 @@ final class NarrationRenderSource: RenderSource, @unchecked Sendable {
             }
         }
         return ClipDecoder(shared: shared, beginFrame: format.frames(ofSeconds: clip.begin), endFrame: end)
+    }
+
+    /// The frame a clip ending at `clipEnd` seconds ends at in a file of `fileFrames` frames (nil: to the end),
+    /// and whether the clip ends past the file by a whole frame or more (a warning). A clip end within a frame of
+    /// the file's end (a clock value rounded to the millisecond, a decoder's count) is the file's end, silently.
+    static func endFrame(ofClipEndingAt clipEnd: Double?, format: PCMFormat, fileFrames: Int64?) -> (frame: Int64?, isPastTheEnd: Bool) {
+        guard let clipEnd else { return (nil, false) }
+        let requested = format.frames(ofSeconds: clipEnd)
+        guard let fileFrames, requested > fileFrames else { return (requested, false) }
+        return (fileFrames, clipEnd * Double(format.sampleRate) - Double(fileFrames) >= 1)
     }
 
     private func sharedDecoder(for href: String, item index: Int) -> (any AudioDecoder)? {

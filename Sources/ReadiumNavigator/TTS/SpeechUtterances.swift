@@ -50,16 +50,17 @@ public struct SpeechUtterances: Sequence {
 }
 
 extension TTSUtterance {
-    /// The request that speaks `utterance` as `PublicationSpeechSynthesizer` would (Readium's voice rule): `voice`
-    /// speaks the main language, text with none and its own languages; text marked in another language gets a
-    /// voice for that language; text with no language the fallback's. Its phoneme spans go with it.
+    /// The request that speaks `utterance` as `PublicationSpeechSynthesizer` would: a chosen `voice` speaks its
+    /// own languages, and text in a language it does not speak (the book's main language included) gets a voice
+    /// for that language, as without a chosen voice (an English voice does not read a French book's French);
+    /// text with no language, in a book that declares none, is the chosen voice's. Without a chosen voice, the
+    /// engine's voice for the text's language, else the main language's, else the fallback's. Its phoneme spans
+    /// go with it.
     public init(speaking utterance: SpeechUtterance, voice: TTSVoice?, mainLanguage: Language?, fallbackLanguage: Language,
                 rate: Double = 1, pitch: Double = 1) {
         let language = utterance.language ?? mainLanguage ?? fallbackLanguage
         let voiceOrLanguage: VoiceOrLanguage
-        if let voice,
-           utterance.language == nil || mainLanguage.map({ $0.baseCode.lowercased() == language.baseCode.lowercased() }) == true
-            || voice.speaks(baseLanguageOf: language) {
+        if let voice, voice.speaks(baseLanguageOf: language) || (utterance.language == nil && mainLanguage == nil) {
             voiceOrLanguage = .voice(voice)
         } else {
             voiceOrLanguage = .language(language)

@@ -251,7 +251,7 @@ final class UtteranceRenderSource: RenderSource {
         engine.synthesize(request, cancellation: job.cancellation, onChunk: { job.receive($0) }) { job.complete($0) }
     }
 
-    /// Readium's voice rule (`TTSUtterance(speaking:voice:...)`) with these settings.
+    /// The voice rule (`TTSUtterance(speaking:voice:...)`) with these settings.
     func ttsUtterance(for utterance: SpeechUtterance, settings: Settings) -> TTSUtterance {
         TTSUtterance(speaking: utterance, voice: settings.voice, mainLanguage: settings.mainLanguage, fallbackLanguage: settings.fallbackLanguage,
                      rate: settings.speed, pitch: settings.pitch)

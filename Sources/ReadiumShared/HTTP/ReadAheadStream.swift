@@ -40,6 +40,9 @@ final class ReadAheadStream: @unchecked Sendable {
     static let firstRequestBytes = 64 * 1024
     /// Bytes kept behind the reader, so that a short step back is served without a request.
     static let keptBehindBytes = 32 * 1024
+    /// What a reader that had to wait waits for past its read before it goes on (`rebuffer(after:)`):
+    /// below the read-ahead's smallest target (`firstRequestBytes`), so the fetching always reaches it.
+    static let rebufferBytes = 32 * 1024
 
     /// The resource's first bytes (the probe's), for the disk cache's first block.
     let head: Data
@@ -122,7 +125,20 @@ final class ReadAheadStream: @unchecked Sendable {
             let wake = toldWaiting ? 0.25 : min(0.25, ResourceWaitObserver.threshold - now.timeIntervalSince(since) + 0.001)
             _ = condition.wait(until: now.addingTimeInterval(wake))
         }
+        if toldWaiting { rebuffer(after: offset + UInt64(filled)) }
         return filled
+    }
+
+    /// After a wait long enough to be reported, holds the reader until `rebufferBytes` past `end` are in
+    /// the ring (or the resource's end, a failure, a restart or a cancellation), as players rebuffer
+    /// before they play again: a server that keeps breaking or trickling would otherwise make playback,
+    /// and the reported state, flip between loading and playing at every few kilobytes. Lock held.
+    private func rebuffer(after end: UInt64) {
+        let goal = min(length, end + UInt64(min(Self.rebufferBytes, ring.capacity / 8)))
+        let current = generation
+        while ring.end < goal, ring.end >= end, failure == nil, active, generation == current, !cancelled, !isAccessCancelled {
+            _ = condition.wait(until: Date().addingTimeInterval(0.25))
+        }
     }
 
     /// Lock held.

@@ -35,6 +35,9 @@ struct FileDescriptor {
                 throw ResourceError(.notFound, href: errorHref, message: "does not exist")
             case EACCES, EPERM:
                 throw ResourceError(.io, href: errorHref, message: "cannot be opened: permission denied")
+            case ENAMETOOLONG:
+                throw ResourceError(.nameTooLong, href: PathLength.abbreviated(errorHref),
+                                    message: PathLength.problem(path) ?? "is too long to be a path (ENAMETOOLONG)")
             default:
                 throw ResourceError(.io, href: errorHref, message: "cannot be opened: \(String(cString: strerror(error)))")
             }

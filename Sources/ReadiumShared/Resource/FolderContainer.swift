@@ -9,12 +9,17 @@ import Foundation
 /// The files of a directory tree on disk, addressed by their path relative to the root.
 ///
 /// Every lookup resolves symlinks with `realpath(3)` and refuses (`.forbidden`) what lands outside the
-/// root: `../`, and symlinks whose target leaves the folder. The listing is taken once, at `init`.
+/// root: `../`, and symlinks whose target leaves the folder. A symlink whose target stays inside the
+/// folder is followed at lookup; the file it names is then opened relative to the folder's descriptor,
+/// opened once at `init`, following no symlink at all (`FolderRoot`), so a file swapped for a symlink
+/// after the lookup is refused rather than read. The listing is taken once, at `init`.
 public struct FolderContainer: Container {
     public let sourceURL: URL
     /// The root with every symlink resolved; lookups must stay under it.
     public let resolvedRootPath: String
     public let entries: [String]
+    /// The folder, open: files are opened relative to it.
+    let root: FolderRoot
 
     /// Lists the folder at `url` recursively (regular files only, sorted by byte order of the href).
     ///
@@ -29,6 +34,10 @@ public struct FolderContainer: Container {
             throw ResourceError(.badData, href: url.path, message: "is not a folder")
         }
         resolvedRootPath = resolved
+        guard let root = FolderRoot(path: resolved) else {
+            throw ResourceError(.io, href: url.path, message: "cannot be opened as a folder: \(String(cString: strerror(errno)))")
+        }
+        self.root = root
         var found: [String] = []
         FolderContainer.list(folder: resolved, prefix: "", root: resolved, into: &found)
         entries = found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -60,7 +69,8 @@ public struct FolderContainer: Container {
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw ResourceError(.notFound, href: requested, message: "is not a regular file in \(sourceURL.path)")
         }
-        return FileResource(url: URL(fileURLWithPath: resolved), href: path)
+        let relative = resolvedRootPath == "/" ? String(resolved.dropFirst()) : String(resolved.dropFirst(resolvedRootPath.count + 1))
+        return FileResource(root: root, relativePath: relative, href: path)
     }
 
     /// `realpath(3)`, or nil when the path does not exist.

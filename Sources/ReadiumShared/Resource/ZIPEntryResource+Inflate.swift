@@ -21,6 +21,9 @@ extension ZIPEntryResource {
         }
         guard !wanted.isEmpty else { return Data() }
         if let cached = cachedSlice(wanted) { return cached }
+        if !isWhole && declared > Self.wholeEntryCacheLimit {
+            return try readDeflatedFromCheckpoint(fd: fd, offset: offset, wanted: wanted)
+        }
 
         let keep: Range<UInt64> = declared <= Self.wholeEntryCacheLimit
             ? 0..<declared
@@ -78,6 +81,56 @@ extension ZIPEntryResource {
         if isWhole && checksum != info.crc32 {
             throw ResourceError(.badData, href: href, message: "fails its CRC-32 check: the archive is corrupt")
         }
+        return finish(kept: kept, keep: keep, wanted: wanted)
+    }
+
+    /// Inflates the 4 MiB window from `wanted`'s start, starting at the last checkpoint before it, and
+    /// records the checkpoints passed on the way: each read of a large entry inflates at most
+    /// `DeflateIndex.spacing` + 4 MiB, wherever it is (the first read far in also builds the index up to it).
+    private func readDeflatedFromCheckpoint(fd: any ZIPArchiveBytes, offset: UInt64, wanted: Range<UInt64>) throws(ResourceError) -> Data {
+        let declared = info.uncompressedSize
+        let compressed = info.compressedSize
+        let (start, next, spacing) = inflateIndex.withLock { index in
+            if index == nil { index = DeflateIndex(declaredSize: declared) }
+            return (index!.checkpoint(before: wanted.lowerBound), index!.nextCheckpointOutput, index!.spacing)
+        }
+        let keep = wanted.lowerBound..<min(declared, max(wanted.upperBound, wanted.lowerBound + Self.windowSize))
+        var kept = Data()
+        kept.reserveCapacity(Int(keep.count))
+        var tooLarge = false
+        var ended: UInt64 = 0
+        let found: [DeflateIndex.Checkpoint]
+        do {
+            found = try DeflateIndex.inflate(
+                from: start, compressedSize: compressed, nextCheckpoint: next, spacing: spacing,
+                readInput: { position, count throws(ResourceError) in try fd.read(at: offset + position, count: count) },
+                consume: { output, at in
+                    let produced = at + UInt64(output.count)
+                    ended = produced
+                    if produced > declared {
+                        tooLarge = true
+                        return false
+                    }
+                    let overlap = keep.clamped(to: at..<produced)
+                    if !overlap.isEmpty {
+                        kept.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[Int(overlap.lowerBound - at)..<Int(overlap.upperBound - at)]))
+                    }
+                    return produced < keep.upperBound
+                })
+        } catch {
+            switch error {
+            case .truncated: throw ResourceError(.badData, href: href, message: "has a truncated deflate stream")
+            case .corrupt(let message): throw ResourceError(.badData, href: href, message: "has a corrupt deflate stream (\(message))")
+            case .read(let failure): throw failure
+            }
+        }
+        if tooLarge {
+            throw ResourceError(.tooLarge, href: href, message: "inflates past its declared size of \(declared) bytes (ZIP bomb?)")
+        }
+        if ended < keep.upperBound {
+            throw ResourceError(.badData, href: href, message: "inflates to \(ended) bytes instead of the declared \(declared)")
+        }
+        inflateIndex.withLock { $0?.merge(found) }
         return finish(kept: kept, keep: keep, wanted: wanted)
     }
 

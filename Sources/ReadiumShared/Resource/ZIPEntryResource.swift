@@ -6,10 +6,11 @@ import ZIPFoundation
 ///
 /// STORED entries: ranges are read with `pread(2)` at the entry's data offset, found from its local
 /// file header (30 bytes + name length + extra length); cheap. DEFLATED entries: a range is inflated
-/// from the start of the entry up to the end of the range (deflate has no random access), so
-/// `isRandomAccessCheap` is false; to make sequential reading linear rather than quadratic, the last
-/// inflated window (the whole entry when it is at most 8 MiB, else 4 MiB from the range's start) is
-/// kept and served again. Safety: entries declaring more than `maximumEntrySize` are refused with
+/// from the start of the entry up to the end of the range (deflate has no random access), or, in an
+/// entry over 8 MiB, from the last checkpoint before it (`DeflateIndex`: at most 256 checkpoints of
+/// 32 KiB, at least 1 MiB apart, found as reads pass them), so `isRandomAccessCheap` is false; to make
+/// sequential reading linear rather than quadratic, the last inflated window (the whole entry when it
+/// is at most 8 MiB, else 4 MiB from the range's start) is kept and served again. Safety: entries declaring more than `maximumEntrySize` are refused with
 /// `.tooLarge` for whole reads and for any DEFLATED read; inflating past the declared size (a ZIP
 /// bomb) stops at once with `.tooLarge`; a CRC-32 mismatch on a whole read is `.badData`.
 /// Thread-safe: the archive is opened per call, the cache is behind a `Locked`. In a remote archive
@@ -28,6 +29,8 @@ public final class ZIPEntryResource: Resource {
     let archiveSize: UInt64
     private let dataOffset = Locked<UInt64?>(nil)
     private let window = Locked<(start: UInt64, bytes: Data)?>(nil)
+    /// Checkpoints of a large DEFLATED entry's stream, added as reads pass them (`DeflateIndex`).
+    let inflateIndex = Locked<DeflateIndex?>(nil)
 
     init(info: ZIPEntryInfo, source: any ZIPArchiveSource, archiveSize: UInt64) {
         self.info = info

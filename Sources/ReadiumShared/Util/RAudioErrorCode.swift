@@ -12,6 +12,9 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
 
     /// The resource or publication does not exist.
     case notFound = "not-found"
+    /// A path, or one of its names, is longer than the system allows (`ENAMETOOLONG`: 4,096 bytes or more in
+    /// all, or a name over 255 bytes), so it cannot name a file.
+    case nameTooLong = "name-too-long"
     /// The bytes are unreadable: corrupt, truncated, or not what they claim to be (not a ZIP, no manifest...).
     case badData = "bad-data"
     /// An href leaves the publication's root (`../`, an absolute path, a link out), or a resource is too

@@ -157,9 +157,24 @@ struct EPUBMetadataParser {
             }
             if keys.isEmpty { keys.insert(defaultKey) }
             for key in Metadata.contributorRoles where keys.contains(key) {
+                // A package naming one contributor twice in one role (EPUB 2's `dc:creator` with and without
+                // `opf:file-as`, an EPUB 3 one beside it) lists them once, or `info` shows the author twice.
+                if let same = metadata.contributors[key]?.firstIndex(where: { Self.isSame($0, contributor) }) {
+                    if metadata.contributors[key]?[same].sortAs == nil { metadata.contributors[key]?[same].sortAs = contributor.sortAs }
+                    continue
+                }
                 metadata.contributors[key, default: []].append(contributor)
             }
         }
+    }
+
+    /// Whether two contributors of one role are the same: the same name (white space and letter case
+    /// aside) and the same further roles.
+    private static func isSame(_ first: Contributor, _ second: Contributor) -> Bool {
+        func key(_ contributor: Contributor) -> String {
+            contributor.name.string.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        }
+        return key(first) == key(second) && first.roles.map { $0.lowercased() } == second.roles.map { $0.lowercased() }
     }
 
     private func parseDates(_ topLevel: [EPUBPackageDocument.MetaEntry], into metadata: inout Metadata) {

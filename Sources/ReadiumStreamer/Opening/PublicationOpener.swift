@@ -49,6 +49,9 @@ public struct PublicationOpener: Sendable {
                 try remote.open(container: container, kindDescription: "ZIP archive")
             }.open(url)
         }
+        if let problem = PathLength.problem(url.path) {
+            throw OpeningError(.nameTooLong, path: PathLength.abbreviated(url.path), message: problem)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw OpeningError(.notFound, path: url.path, message: "does not exist")

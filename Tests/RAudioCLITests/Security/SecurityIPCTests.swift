@@ -157,6 +157,25 @@ import Testing
         #expect(client.closeCodes == [4000])
     }
 
+    /// The token is compared whole, every byte of the longer looked at (the time depends on the lengths,
+    /// not on the first difference): only the same bytes match.
+    @Test(arguments: [
+        ("s3cret-token", "s3cret-token", true),
+        ("s3cret-tokem", "s3cret-token", false),
+        ("X3cret-token", "s3cret-token", false),
+        ("s3cret", "s3cret-token", false),
+        ("s3cret-token-and-more", "s3cret-token", false),
+        ("", "s3cret-token", false),
+        ("s3cret-token\u{0}", "s3cret-token", false),
+        ("jeton-été", "jeton-été", true),
+        ("jeton-ete", "jeton-été", false),
+        ("", "", true),
+    ])
+    func theTokenIsComparedWhole(presented: String, token: String, matches: Bool) {
+        #expect(IPCAdmission.tokensMatch(presented, token) == matches, "\(presented.debugDescription) against \(token.debugDescription)")
+        #expect(!IPCAdmission.tokensMatch(nil, token), "no token given")
+    }
+
     @Test func theTokenCanComeFromAFileOrTheEnvironment() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-token-\(UUID().uuidString.prefix(8))")
         try Data("from-a-file\n".utf8).write(to: file)

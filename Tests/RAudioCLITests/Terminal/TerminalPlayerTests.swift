@@ -238,6 +238,19 @@ import Testing
     }
 
     /// A book heard to its end leaves "ended at 100%" for the shell, not the place where its last sentence began.
+    /// Playing to a WAV file, the last line names the file written (after the line saying where it ended).
+    @Test func aWAVOutputEndsWithTheLineNamingTheFile() throws {
+        guard try Self.startable() else { return }
+        let folder = try TemporaryDirectory()
+        let wav = folder.path("out.wav")
+        let terminal = try TmuxSession(columns: 120, rows: 20)
+        try terminal.run("\(Self.raudio) play \(Self.book) --output wav:\(wav) --from 50" + Self.afterExit)
+        Self.expectRestored(terminal, exit: 0)
+        let lines = terminal.lastScreen.split(separator: "\n").map(String.init)
+        let ended = try #require(lines.lastIndex { $0.hasPrefix("raudio: ended at") }, "\(terminal.lastScreen)")
+        #expect(lines.count > ended + 1 && lines[ended + 1].hasPrefix("wrote \(wav): 0:11 of audio ("), "\(terminal.lastScreen)")
+    }
+
     @Test func aBookHeardToItsEndSaysSoOnTheWayOut() throws {
         guard try Self.startable() else { return }
         let terminal = try TmuxSession(columns: 80, rows: 20, environment: ["RAUDIO_NO_STATE": "1"])

@@ -36,6 +36,23 @@ import Testing
         }
     }
 
+    /// An error longer than the window is wrapped between words and shown whole, not cut at its width.
+    @Test func aLongErrorIsWrappedAndShownWhole() {
+        var status = Self.audiobookStatus()
+        let words = (1...40).map { "word\($0)" }
+        status.message = PlayerStatus.Message(kind: .error, text: "error: " + words.joined(separator: " ") + " /a/very/long/path/" + String(repeating: "x", count: 120))
+        let lines = TerminalScreen(status: status, columns: 60, rows: 24, now: 1030).lines()
+        #expect(lines.allSatisfy { $0.width <= 60 })
+        let text = lines.map { $0.rendered(columns: 60, .plain) }
+        #expect(!text.contains { $0.hasSuffix("…") }, "cut:\n\(text.joined(separator: "\n"))")
+        let shown = text.joined(separator: "\n")
+        for word in words { #expect(shown.contains(word + " ") || shown.contains(word + "\n"), "\(word) missing:\n\(shown)") }
+        #expect(shown.replacingOccurrences(of: "\n", with: "").contains("/a/very/long/path/" + String(repeating: "x", count: 120)))
+        #expect(text.last?.contains("q quit") == true, "the keys' line stays at the bottom")
+        #expect(TerminalScreen.wrapped("abc def", columns: 3) == ["abc", "def"])
+        #expect(TerminalScreen.wrapped("abcdefg", columns: 3) == ["abc", "def", "g"])
+    }
+
     @Test func everyLineFitsAnyWidthWithWideAndRightToLeftTitles() {
         for title in ["灯台守の最後の夜 — とても長い題名の本", "המגדלור האחרון של צוק השחפים", "منارة صخرة النورس الأخيرة", "The Last Lamp of Gull Rock"] {
             var status = Self.audiobookStatus(title: title)
@@ -108,6 +125,10 @@ import Testing
         #expect(text.contains { $0.contains("3. The Ship · 42% · “Ada climbed the stair”") }, "\(text)")
         let selected = lines.filter { $0.spans.contains { $0.style == .selected } }.map(\.text)
         #expect(selected.count == 1 && selected[0].contains("7. 1:15 · the storm"), "\(selected)")
+        // 30 s into a track, 1861.5 s into the book: 61.5 s into "The Ship" (from 1800 s), not "The Ship · 0:30".
+        status.bookmarks = [Bookmark(id: 9, locator: #"{"href":"b.mp3","type":"audio/mpeg","title":"The Ship","locations":{"fragments":["t=30"],"totalProgression":0.5}}"#, note: nil, created: 2)]
+        let audio = TerminalScreen(status: status, columns: 80, rows: 24, overlay: .bookmarks(selected: 0)).lines().map(\.text)
+        #expect(audio.contains { $0.contains("9. 1:01 into The Ship · 50%") }, "\(audio)")
     }
 
     @Test func speechShowsTheTimeLeftEstimatedFromWords() {

@@ -49,6 +49,40 @@ struct RemoteStreamingTests {
         #expect(!retries.isEmpty && retries.allSatisfy { $0.code == "remote-retry" && $0.message.contains("from byte") }, "\(retries) \(proxy.requests.map { "\($0.range ?? "-") \($0.fault.map { "\($0)" } ?? "")" })")
     }
 
+    /// A server whose every response breaks after 4 KB, retried after 0.3 s, read 4 KiB at a time as a
+    /// decoder reads: each read waited past the threshold and went on with the next few kilobytes, so the
+    /// reading thread was told "waiting" then "going on" at nearly every retry (the player's state flipped
+    /// between loading and playing). A read that had to wait now waits for 32 KiB more before it returns.
+    @Test func aReaderThatWaitedRebuffersBeforeGoingOn() throws {
+        let path = Self.files[0]
+        let server = try NginxServer()
+        defer { server.stop() }
+        let proxy = try FaultProxy(upstreamPort: server.port)
+        defer { proxy.stop() }
+        let served = try Self.serve(path, server: server)
+        proxy.inject(.dropAfter(bytes: 4096), pathSuffix: served, times: 1000, skipping: 1)
+        let access = RemoteAccess(client: CurlHTTPClient(), retryDelays: [0.3], onWarning: { _ in })
+        let remote = access.resource(url: proxy.url(served))
+        let session = try remote.openReadSession()
+        let waits = Locked(0)
+        ResourceWaitObserver.install { waiting in if waiting { waits.withLock { $0 += 1 } } }
+        defer { ResourceWaitObserver.uninstall() }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var read = Data()
+        let wanted: UInt64 = 160 * 1024
+        while UInt64(read.count) < wanted {
+            let count = try buffer.withUnsafeMutableBytes { try session.read(into: $0, at: UInt64(read.count)) }
+            if count == 0 { break }
+            read.append(contentsOf: buffer[..<count])
+        }
+        let local = try Data(contentsOf: try Corpus.file(path))
+        #expect(read == local.prefix(read.count) && UInt64(read.count) == wanted, "\(read.count) bytes read")
+        let faults = proxy.requests.filter { $0.fault != nil }.count
+        #expect(faults >= 20, "\(faults) broken responses: the fault was not met")
+        // 160 KiB in rebuffers of 32 KiB: at most about five waits (and at least the first).
+        #expect(waits.withLock { $0 } >= 1 && waits.withLock { $0 } <= 7, "\(waits.withLock { $0 }) waits reported over \(faults) broken responses")
+    }
+
     @Test(arguments: files)
     func seeksOverHTTPAreSampleExact(path: String) throws {
         let server = try NginxServer()

@@ -166,6 +166,24 @@ import ZIPFoundation
     /// In an SVG content document a word is wrapped in a `tspan` inside its `text`; a range that would split a
     /// `tspan` of the page, and text under `foreignObject`, get an `id` on their element instead; the stylesheet is
     /// an `xml-stylesheet` before the root, on the root's line (the document's line numbers stay).
+    /// The last clip ends at the audio's length, never a millisecond rounding after it (30.5806 s was written
+    /// 30.581, and raudio warned `clip-clamped` playing its own render); other values are the nearest millisecond.
+    @Test func noClockValueIsWrittenPastTheAudiosEnd() throws {
+        #expect(SMILDocumentWriter.clockValue(30.5806, notAfter: 30.5806) == "0:00:30.580")
+        #expect(SMILDocumentWriter.clockValue(30.5806) == "0:00:30.581")
+        #expect(SMILDocumentWriter.clockValue(12.3456, notAfter: 30.5806) == "0:00:12.346")
+        #expect(SMILDocumentWriter.clockValue(31, notAfter: 30.5806) == "0:00:30.580")
+        let duration = 30.5806
+        let smil = SMILDocumentWriter.document(textReference: "c.xhtml", audioSource: "a.mp3",
+                                               pars: [.init(textSource: "c.xhtml#s1", begin: 0, end: 12.3456), .init(textSource: "c.xhtml#s2", begin: 12.3456, end: duration)],
+                                               duration: duration)
+        let ends = smil.components(separatedBy: "clipEnd=\"").dropFirst().compactMap { $0.split(separator: "\"").first }
+            .compactMap { SMILClockValue.seconds(String($0)) }
+        #expect(ends.count == 2)
+        #expect(ends.allSatisfy { $0 <= duration }, "\(ends)")
+        #expect(abs((ends.last ?? 0) - duration) < 0.001)
+    }
+
     @Test func anSVGDocumentGetsTspansInItsTextAndIdsElsewhere() throws {
         let svg = """
             <?xml version="1.0"?>

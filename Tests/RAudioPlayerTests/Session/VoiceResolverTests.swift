@@ -20,4 +20,19 @@ import Testing
         #expect(!message.contains("Close matches"), "\(message)")
         #expect(message.contains("see raudio voices"))
     }
+
+    /// A word is not an edit of the two letters it starts with: `klingon` is near no voice (it named `kl`).
+    @Test(arguments: ["klingon", "Klingon-x-tlh", "francais-extra"])
+    func aLongWordIsNotNearTheVoiceOfItsFirstLetters(name: String) {
+        let message = VoiceResolver.unknownMessage(name, in: engine)
+        #expect(!message.contains("Close matches"), "\(message)")
+    }
+
+    /// An empty name asks for one; it lists no voice (every name starts with the empty one).
+    @Test(arguments: ["", "  "])
+    func anEmptyNameAsksForOne(name: String) {
+        let message = VoiceResolver.unknownMessage(name, in: engine)
+        #expect(message == VoiceResolver.emptyNameMessage)
+        #expect(!message.contains("Close matches"))
+    }
 }

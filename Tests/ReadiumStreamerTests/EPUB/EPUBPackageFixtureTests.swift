@@ -62,6 +62,33 @@ struct EPUBPackageFixtureTests {
         #expect(metadata.contributors["contributor"]?[1].roles == ["unknown"])
     }
 
+    /// A package naming its author twice (israelsailing: an EPUB 3 `dc:creator` and an EPUB 2 one with
+    /// `opf:file-as`) lists the author once, with the sort name; a namesake in another role stays.
+    @Test func aContributorNamedTwiceInOneRoleIsListedOnce() throws {
+        let opf = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+              <metadata xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf">
+                <dc:identifier id="id">urn:uuid:1</dc:identifier><dc:title>Sailing</dc:title><dc:language>en</dc:language>
+                <dc:creator id="c1">Dana Levi</dc:creator>
+                <dc:creator opf:file-as="Levi, Dana">Dana  Levi</dc:creator>
+                <dc:creator id="c3">Sam Cohen</dc:creator>
+                <dc:creator id="c4">Dana Levi</dc:creator>
+                <meta refines="#c4" property="role" scheme="marc:relators">ill</meta>
+                <dc:publisher>Harbour</dc:publisher><dc:publisher>Harbour</dc:publisher>
+                <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
+              </metadata>
+              <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+              <spine><itemref idref="c"/></spine>
+            </package>
+            """
+        let metadata = try Self.open(opf: opf).metadata
+        #expect(metadata.contributors["author"]?.map(\.name.string) == ["Dana Levi", "Sam Cohen"])
+        #expect(metadata.contributors["author"]?.first?.sortAs == "Levi, Dana")
+        #expect(metadata.contributors["illustrator"]?.map(\.name.string) == ["Dana Levi"])
+        #expect(metadata.contributors["publisher"]?.map(\.name.string) == ["Harbour"])
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func subtitleIsTheOneWithTheLowestDisplaySequence() throws {
         let metadata = try Self.fixture("title-multiple-subtitles.opf").metadata

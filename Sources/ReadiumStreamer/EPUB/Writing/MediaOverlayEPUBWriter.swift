@@ -90,7 +90,7 @@ public struct MediaOverlayEPUBWriter {
             marker.linkStylesheet(Self.relativeHref(from: documentPath, to: stylesheetPath))
             replaced[path] = marker.markedData()
             let smil = SMILDocumentWriter.document(textReference: Self.relativeHref(from: smilPath, to: documentPath),
-                                                   audioSource: Self.relativeHref(from: smilPath, to: audioPath), pars: pars)
+                                                   audioSource: Self.relativeHref(from: smilPath, to: audioPath), pars: pars, duration: document.duration)
             added.append(.init(path: smilPath.joined(separator: "/"), data: Data(smil.utf8), compressed: true))
             added.append(.init(path: audioPath.joined(separator: "/"), data: audio, compressed: false))
             overlays.append(.init(contentItemID: item.id, smilID: editor.newIdentifier("raudio-overlay-\(number)"),

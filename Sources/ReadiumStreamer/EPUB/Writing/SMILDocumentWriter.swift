@@ -10,7 +10,10 @@ enum SMILDocumentWriter {
         var end: Double
     }
 
-    static func document(textReference: String, audioSource: String, pars: [Par]) -> String {
+    /// The SMIL of `pars` over one audio file of `duration` seconds (its decoded length): no clock value is
+    /// written past it, so that the last clip ends at the file's end exactly, not a rounding after it (a
+    /// reading system would clamp the clip and say so).
+    static func document(textReference: String, audioSource: String, pars: [Par], duration: Double) -> String {
         var smil = """
             <?xml version="1.0" encoding="UTF-8"?>
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
@@ -21,15 +24,18 @@ enum SMILDocumentWriter {
         let audio = XHTMLNarrationMarker.escape(audioSource)
         for (index, par) in pars.enumerated() {
             smil += "      <par id=\"par\(index + 1)\"><text src=\"\(XHTMLNarrationMarker.escape(par.textSource))\"/>"
-            smil += "<audio src=\"\(audio)\" clipBegin=\"\(clockValue(par.begin))\" clipEnd=\"\(clockValue(par.end))\"/></par>\n"
+            smil += "<audio src=\"\(audio)\" clipBegin=\"\(clockValue(par.begin, notAfter: duration))\" clipEnd=\"\(clockValue(par.end, notAfter: duration))\"/></par>\n"
         }
         smil += "    </seq>\n  </body>\n</smil>\n"
         return smil
     }
 
-    /// A SMIL full clock value with milliseconds (`0:01:02.345`), as `media:duration` takes it too.
-    static func clockValue(_ seconds: Double) -> String {
-        let milliseconds = Int((max(seconds, 0) * 1000).rounded())
+    /// A SMIL full clock value with milliseconds (`0:01:02.345`), as `media:duration` takes it too: the nearest
+    /// millisecond, or the one below when that would be after `limit`.
+    static func clockValue(_ seconds: Double, notAfter limit: Double = .infinity) -> String {
+        let value = min(max(seconds, 0), max(limit, 0))
+        var milliseconds = Int((value * 1000).rounded())
+        if Double(milliseconds) / 1000 > limit { milliseconds = Int((value * 1000).rounded(.down)) }
         let hours = milliseconds / 3_600_000
         let minutes = milliseconds / 60_000 % 60
         let wholeSeconds = milliseconds / 1000 % 60
