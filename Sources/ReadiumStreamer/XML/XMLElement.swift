@@ -162,6 +162,25 @@ extension XMLElement {
     ///
     /// Iterative: a tree's depth costs heap, never stack.
     func visitDescendants(while body: (XMLElement) -> Bool) {
+        visitNodes { node in
+            guard case .element(let child) = node else { return .skipChildren }
+            return body(child) ? .descend : .stop
+        }
+    }
+
+    /// What `visitNodes` does after a node.
+    enum NodeVisit {
+        /// Goes on into the node's children (for an element), then on in document order.
+        case descend
+        /// Goes on in document order past the node's children.
+        case skipChildren
+        /// Ends the walk.
+        case stop
+    }
+
+    /// Calls `visit` for every node below this element (elements, text and CDATA), depth first in
+    /// document order, as it says. The one walk of a tree: iterative, so a tree's depth costs heap, never stack.
+    func visitNodes(_ visit: (XMLNode) -> NodeVisit) {
         // The elements whose children are being visited, with the index of the next child to look at.
         var pending: [(element: XMLElement, next: Int)] = [(self, 0)]
         while let last = pending.indices.last {
@@ -171,9 +190,12 @@ extension XMLElement {
                 continue
             }
             pending[last].next = next + 1
-            guard case .element(let child) = element.children[next] else { continue }
-            guard body(child) else { return }
-            pending.append((child, 0))
+            let node = element.children[next]
+            switch visit(node) {
+            case .descend: if case .element(let child) = node { pending.append((child, 0)) }
+            case .skipChildren: continue
+            case .stop: return
+            }
         }
     }
 
@@ -186,18 +208,12 @@ extension XMLElement {
 
     /// Appends `textContent` to `text`, iteratively.
     func appendText(to text: inout String) {
-        var pending: [(element: XMLElement, next: Int)] = [(self, 0)]
-        while let last = pending.indices.last {
-            let (element, next) = pending[last]
-            guard next < element.children.count else {
-                pending.removeLast()
-                continue
-            }
-            pending[last].next = next + 1
-            switch element.children[next] {
-            case .element(let child): pending.append((child, 0))
+        visitNodes { node in
+            switch node {
+            case .element: break
             case .text(let string), .cdata(let string): text += string
             }
+            return .descend
         }
     }
 

@@ -73,18 +73,13 @@ struct HTMLContentExtractor {
             !HTMLElementRules.isSkipped(element) && (element.declaredLanguage?.isEmpty ?? true)
         }
         guard isCounted(element) else { return }
-        var pending: [(element: XMLElement, next: Int)] = [(element, 0)]
-        while let last = pending.indices.last, text.utf8.count <= 8192 {
-            let (current, next) = pending[last]
-            guard next < current.children.count else {
-                pending.removeLast()
-                continue
-            }
-            pending[last].next = next + 1
-            switch current.children[next] {
-            case .element(let child): if isCounted(child) { pending.append((child, 0)) }
+        element.visitNodes { node in
+            guard text.utf8.count <= 8192 else { return .stop }
+            switch node {
+            case .element(let child): return isCounted(child) ? .descend : .skipChildren
             case .text(let string), .cdata(let string): text += string
             }
+            return .descend
         }
     }
 
