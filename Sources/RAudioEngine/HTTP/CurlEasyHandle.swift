@@ -71,6 +71,14 @@ final class CurlEasyHandle {
     private func configure(_ request: HTTPRequest, settings: Settings, context: UnsafeMutableRawPointer) {
         raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_URL, request.url)
         raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_HTTPGET, 1)
+        raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_CUSTOMREQUEST, nil)
+        if request.method != .get {
+            // An empty body (`Content-Length: 0`): LCP's register, renew and return put their parameters in the URL.
+            raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_POST, 1)
+            raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_POSTFIELDSIZE, 0)
+            raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_COPYPOSTFIELDS, "")
+            if request.method == .put { raudio_curl_setopt_string(curl.setopt, handle, CURLOPT_CUSTOMREQUEST, "PUT") }
+        }
         raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_NOSIGNAL, 1)
         raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_FOLLOWLOCATION, 1)
         raudio_curl_setopt_long(curl.setopt, handle, CURLOPT_MAXREDIRS, settings.maximumRedirects)

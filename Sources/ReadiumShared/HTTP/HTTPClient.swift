@@ -21,9 +21,17 @@ public protocol HTTPClient: Sendable {
     ) throws(HTTPError) -> HTTPResponseHead
 }
 
-/// A GET request, for the whole resource or a range of its bytes.
+/// A request: a GET for the whole resource or a range of its bytes, or a PUT or POST without a body (what
+/// Readium LCP's status document links ask: register, renew, return; their parameters go in the URL).
 public struct HTTPRequest: Sendable, Equatable {
+    /// The HTTP method. Only GET is redirected as such; libcurl turns a POST answered by 301-303 into a GET,
+    /// as browsers do.
+    public enum Method: String, Sendable, Equatable {
+        case get = "GET", put = "PUT", post = "POST"
+    }
+
     public var url: String
+    public var method: Method
     /// The bytes wanted (`Range: bytes=lower-(upper-1)`); nil for the whole resource. An upper bound of
     /// `UInt64.max` asks for everything from the lower bound (`bytes=lower-`).
     public var range: Range<UInt64>?
@@ -31,8 +39,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// For manifests only: a compressed track would break byte ranges.
     public var acceptsCompression: Bool
 
-    public init(url: String, range: Range<UInt64>? = nil, acceptsCompression: Bool = false) {
+    public init(url: String, method: Method = .get, range: Range<UInt64>? = nil, acceptsCompression: Bool = false) {
         self.url = url
+        self.method = method
         self.range = range
         self.acceptsCompression = acceptsCompression
     }
