@@ -43,6 +43,22 @@ enum StateSchema {
                 PRIMARY KEY (bookKey, href)
             );
             """)
+        // Readium LCP's network part: this device's id, the licences it registered for, the characters copied
+        // out of each licence (its `copy` right).
+        migrations.register("v5: lcp loans", sql: """
+            CREATE TABLE lcp_setting (
+                name TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            CREATE TABLE lcp_registration (
+                licenseID TEXT PRIMARY KEY NOT NULL,
+                registered REAL NOT NULL
+            );
+            CREATE TABLE lcp_copy (
+                licenseID TEXT PRIMARY KEY NOT NULL,
+                copied INTEGER NOT NULL
+            );
+            """)
         return migrations
     }
 
