@@ -17,7 +17,8 @@ extension ExitStatus {
     /// The exit status of an error's code, every code named so that a new one must be given its status.
     ///
     /// A publication or file that is missing is 66; one that is unreadable, corrupt, unsupported, refused
-    /// or protected 65; a server that cannot be reached or keeps failing 69, as is a speech engine whose
+    /// or protected 65 (an LCP publication downloaded that is not the one its licence describes); a server that
+    /// cannot be reached or keeps failing 69, as is a speech engine whose
     /// library cannot be loaded or a Piper worker that cannot start; an unknown Piper voice, or a path too long to
     /// name a file, 64; the audio
     /// server 69, the output 73 and 74; a failure of raudio or of a library it drives 70.
@@ -29,7 +30,7 @@ extension ExitStatus {
              .xmlMalformed, .entityDeclaration, .xmlTooLarge, .xmlEncoding, .xmlEmpty,
              .notEPUB, .invalidContainer, .invalidPackage, .noReadableContent, .unreadableSource,
              .smilUnreadable, .smilMalformed, .protected, .noAudio, .unknownHref, .badLocator,
-             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed:
+             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed, .lcpPublicationMismatch:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,

@@ -160,6 +160,11 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A voice preset file is unreadable, not JSON, or not a valid preset.
     case voicePresetInvalid = "voice-preset-invalid"
 
+    // MARK: Readium LCP's network part (LCPNetworkError): acquiring a publication
+
+    /// The publication downloaded for an LCP licence does not have the `length` or SHA-256 `hash` the licence gives: not written.
+    case lcpPublicationMismatch = "lcp-publication-mismatch"
+
     // MARK: The engine's C libraries (DBusError, ResamplerError)
 
     /// An sd-bus function returned a negative status.
