@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ReadiumNavigator", targets: ["ReadiumNavigator"]),
         .library(name: "RAudioEngine", targets: ["RAudioEngine"]),
         .library(name: "RAudioState", targets: ["RAudioState"]),
+        .library(name: "ReadiumLCP", targets: ["ReadiumLCP"]),
         .library(name: "RAudioPlayer", targets: ["RAudioPlayer"]),
         .executable(name: "raudio", targets: ["raudio"]),
     ],
@@ -23,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // ReadiumLCP only: AES-256-CBC, SHA-256, RSA PKCS#1 v1.5 (_CryptoExtras) and the X.509 chain of a licence's
+        // certificate; pinned exactly, no hand-written crypto.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
         // `make docs` only: the DocC catalogues of the four libraries as static HTML (not linked into anything).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -65,6 +71,19 @@ let package = Package(
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC", "CEBUR128",
                 "CSystemdBus", "CCurl", "CExtTextCat",
+            ]
+        ),
+        // Readium LCP (licences, the basic profile's decryption, the content protection the opener uses), shaped
+        // as readium/swift-toolkit's ReadiumLCP; production profiles come from an app's own LCPClient.
+        .target(
+            name: "ReadiumLCP",
+            dependencies: [
+                "ReadiumShared", "ReadiumStreamer",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The listening state (positions, bookmarks, settings) in a SQLite file.
@@ -115,6 +134,15 @@ let package = Package(
 
         .testTarget(name: "ReadiumSharedTests", dependencies: ["RAudioTestSupport", "ReadiumShared"]),
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
+        .testTarget(
+            name: "ReadiumLCPTests",
+            dependencies: [
+                "RAudioTestSupport", "ReadiumLCP", "ReadiumShared", "ReadiumStreamer",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
         .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
@@ -130,6 +158,6 @@ let package = Package(
 /// build's tests, start it). The other test targets, the benchmark and the fuzzing drivers would be compiled with
 /// ThreadSanitizer for nothing. `make sanitize` builds everything.
 if Context.environment["RAUDIO_PACKAGE_SUBSET"] == "tsan" {
-    let notRun: Set = ["ReadiumStreamerTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
+    let notRun: Set = ["ReadiumStreamerTests", "ReadiumLCPTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
     package.targets.removeAll { notRun.contains($0.name) }
 }

@@ -30,11 +30,14 @@ extension ExitStatus {
              .xmlMalformed, .entityDeclaration, .xmlTooLarge, .xmlEncoding, .xmlEmpty,
              .notEPUB, .invalidContainer, .invalidPackage, .noReadableContent, .unreadableSource,
              .smilUnreadable, .smilMalformed, .protected, .noAudio, .unknownHref, .badLocator,
-             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed, .lcpPublicationMismatch:
+             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed,
+             .lcpPassphraseMissing, .lcpPassphraseWrong, .lcpLicenseExpired, .lcpLicenseNotYetValid, .lcpLicenseRevoked,
+             .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpProfileUnsupported, .lcpLicenseInvalid,
+             .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,
-             .libraryUnavailable, .workerUnavailable:
+             .libraryUnavailable, .workerUnavailable, .lcpNetwork:
             self = .serviceUnavailable
         case .piperUnknownVoice, .nameTooLong:
             self = .usage

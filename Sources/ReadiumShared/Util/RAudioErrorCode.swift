@@ -172,6 +172,36 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     /// soxr could not make a resampler (`soxr_create` failed).
     case resamplerFailed = "resampler-failed"
 
+    // MARK: Readium LCP (LCPError, through OpeningError)
+
+    /// An LCP book needs its passphrase and none was given, stored or could be asked (no terminal).
+    case lcpPassphraseMissing = "lcp-passphrase-missing"
+    /// The passphrase given (or every one stored) fails the licence's key check.
+    case lcpPassphraseWrong = "lcp-passphrase-wrong"
+    /// The licence's rights ended (`rights.end` past, or its status says expired); the message gives the dates.
+    case lcpLicenseExpired = "lcp-license-expired"
+    /// The licence's rights have not started (`rights.start` in the future); the message gives the dates.
+    case lcpLicenseNotYetValid = "lcp-license-not-yet-valid"
+    /// The licence's status document says it was revoked.
+    case lcpLicenseRevoked = "lcp-license-revoked"
+    /// The loan was returned (status document).
+    case lcpLicenseReturned = "lcp-license-returned"
+    /// The licence was cancelled before use (status document).
+    case lcpLicenseCancelled = "lcp-license-cancelled"
+    /// The licence's signature does not verify, or its certificate does not chain to a trusted LCP root or was
+    /// not valid at the licence's date.
+    case lcpSignatureInvalid = "lcp-signature-invalid"
+    /// The licence's encryption profile needs a certified LCP client, which this raudio does not have.
+    case lcpProfileUnsupported = "lcp-profile-unsupported"
+    /// The licence document is malformed, missing from its package, or otherwise unusable.
+    case lcpLicenseInvalid = "lcp-license-invalid"
+    /// A licence server (status document, renewal, return, fresh licence) cannot be reached or fails.
+    case lcpNetwork = "lcp-network"
+    /// The server refused to renew the loan, or the renewal period is invalid.
+    case lcpRenewFailed = "lcp-renew-failed"
+    /// The server refused the return, or the loan is already returned or expired.
+    case lcpReturnFailed = "lcp-return-failed"
+
     // MARK: The listening state's store (StateStoreError)
 
     /// The file is not an intact SQLite database, or a row holds what its column cannot: moved aside and replaced.

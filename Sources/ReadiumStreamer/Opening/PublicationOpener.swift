@@ -8,7 +8,9 @@ import ReadiumShared
 /// folder, a standalone RWPM manifest whose hrefs point to files beside it, an informal audiobook (a
 /// ZIP or folder of audio files), a single audio file, W3C Audiobooks (`publication.json`, `.lpf`), EPUBs, and a lone HTML page or
 /// text file (to read aloud). Errors name the path and say what
-/// was wrong; LCP-protected publications open (their metadata is readable) with `protection == .lcp`.
+/// was wrong. A protected publication is unlocked by the first of `contentProtections` that handles it (its
+/// resources then read in clear, `protection` is nil and `contentProtectionRights` tells the rights); without
+/// one it still opens, its metadata readable, with `protection == .lcp`.
 public struct PublicationOpener: Sendable {
     /// Whether EPUBs have every spine document parsed at opening to warn about those that are not
     /// well-formed (`EPUBParser.checksContentDocuments`). Readers that go through the content service,
@@ -25,11 +27,15 @@ public struct PublicationOpener: Sendable {
     /// What finds the language of EPUB content that declares none (`EPUBParser.languageIdentifier`).
     public var languageIdentifier: (any LanguageIdentifier)?
 
+    /// The DRM schemes this opener unlocks (ReadiumLCP's `LCPContentProtection`); none by default.
+    public var contentProtections: [any ContentProtection]
+
     public init(
         checksContentDocuments: Bool = true, audioFileInspector: (any AudioFileInspector)? = nil, remoteAccess: RemoteAccess? = nil,
-        languageIdentifier: (any LanguageIdentifier)? = nil
+        languageIdentifier: (any LanguageIdentifier)? = nil, contentProtections: [any ContentProtection] = []
     ) {
         self.checksContentDocuments = checksContentDocuments
+        self.contentProtections = contentProtections
         self.languageIdentifier = languageIdentifier
         self.audioFileInspector = audioFileInspector
         self.remoteAccess = remoteAccess
@@ -123,8 +129,29 @@ public struct PublicationOpener: Sendable {
         return try open(container: container, kindDescription: "ZIP archive")
     }
 
-    /// Chooses the parser from what the container holds.
+    /// Unlocks the container with the first content protection that handles it, then parses it.
     private func open(container: any Container, kindDescription: String) throws(OpeningError) -> Publication {
+        for protection in contentProtections {
+            if let asset = try protection.open(container: container, path: container.sourceURL.path) {
+                return try parse(asset, kindDescription: kindDescription)
+            }
+        }
+        return try parse(container: container, kindDescription: kindDescription)
+    }
+
+    /// Parses a protected asset's container; an unlocked one opens unprotected, with its rights in the extensions.
+    private func parse(_ asset: ContentProtectedAsset, kindDescription: String) throws(OpeningError) -> Publication {
+        let publication = try parse(container: asset.container, kindDescription: kindDescription)
+        var extensions = publication.extensions
+        extensions[ContentProtectedAsset.extensionKey] = asset.rights
+        return Publication(
+            manifest: publication.manifest, container: publication.container, mediaType: publication.mediaType,
+            protection: asset.isUnlocked ? nil : publication.protection, warnings: publication.warnings,
+            extensions: extensions)
+    }
+
+    /// Chooses the parser from what the container holds.
+    private func parse(container: any Container, kindDescription: String) throws(OpeningError) -> Publication {
         let entries = Set(container.entries)
         if entries.contains(ReadiumManifestParser.manifestHref) {
             let hasLicense = entries.contains(ReadiumManifestParser.licenseHref)
@@ -159,6 +186,11 @@ public struct PublicationOpener: Sendable {
             throw OpeningError(error)
         }
         if let object = try? JSONParser.parse(data).objectValue, Self.isLCPLicense(object) {
+            for protection in contentProtections {
+                if let asset = try protection.open(licenseAt: url, licenseData: data) {
+                    return try parse(asset, kindDescription: "ZIP archive")
+                }
+            }
             throw OpeningError(
                 .unsupported, path: url.path,
                 message: "is an LCP license document, not a publication; it is protected by LCP, which raudio cannot decrypt yet"
