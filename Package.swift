@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "RAudioCLI",
             dependencies: [
-                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer",
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer", "ReadiumLCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,7 +145,14 @@ let package = Package(
         ),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
+        .testTarget(
+            name: "RAudioCLITests",
+            dependencies: [
+                "RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer",
+                // LCP tests: the clear track decrypted in the test, licences re-signed with the published test key.
+                "ReadiumLCP", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "RAudioPlayerTests", dependencies: ["RAudioTestSupport", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer"]),
         // The measuring parts of raudio-bench (what speak-gaps compares).
         .testTarget(name: "RAudioBenchTests", dependencies: ["raudio-bench", "RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),

@@ -11,7 +11,7 @@ import Foundation
 /// render thread. Thread-safe.
 public final class ListeningStateStore: Sendable {
     public let file: URL
-    private let database: SQLiteConnection
+    let database: SQLiteConnection
 
     private init(file: URL, database: SQLiteConnection) {
         self.file = file

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import RAudioEngine
 import RAudioPlayer
+import ReadiumLCP
 import ReadiumShared
 import ReadiumStreamer
 
@@ -29,20 +30,35 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Also show what the libraries log (FFmpeg's warnings and errors) on stderr.")
     var verbose = false
 
+    @OptionGroup(title: "LCP-protected books") var lcp: LCPOptions
+
     func run() throws {
         if verbose { VerboseLog.enable() }
+        try lcp.apply()
         // Durations the manifest leaves out are probed, so that the summary and --from percentages know them.
-        let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path))
+        // An LCP book whose passphrase is not known is shown locked: its metadata and its licence's rights.
+        let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path, opensLocked: true))
         PublicationLoading.reportWarnings(of: publication)
         if let cover { try Self.writeCover(of: publication, to: cover, path: path) }
+        let license = (publication.contentProtectionRights as? LCPLicense).map(LicenseSummary.init)
         if let protection = publication.protection {
-            StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but it cannot be played")
+            let reason = license != nil
+                ? "give its passphrase (--passphrase-file FILE) to play it"
+                : "it cannot be played"
+            StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but \(reason)")
         }
         let narration = NarrationSummary(publication: publication)
+        let licenseLines = license.map { [""] + $0.lines } ?? []
+        var json = narration.annotating(publication.manifest).json
+        if let license, case .object(var object) = json {
+            // The licence beside the manifest (RWPM allows extension members), as `raudio lcp info` prints it.
+            object["lcp"] = license.json
+            json = .object(object)
+        }
         let text = human
-            ? TerminalText.printable(([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + narration.lines)
+            ? TerminalText.printable(([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + licenseLines + narration.lines)
                 .joined(separator: "\n"), keepingLineBreaks: true)
-            : narration.annotating(publication.manifest).json.serialized(.pretty)
+            : json.serialized(.pretty)
         do {
             try StandardStreams.printLine(text)
         } catch {
