@@ -42,9 +42,13 @@ struct InfoCommand: ParsableCommand {
         if let cover { try Self.writeCover(of: publication, to: cover, path: path) }
         let license = (publication.contentProtectionRights as? LCPLicense).map(LicenseSummary.init)
         if let protection = publication.protection {
-            let reason = license != nil
-                ? "give its passphrase (--passphrase-file FILE) to play it"
-                : "it cannot be played"
+            let reason = if let refusal = (publication.contentProtectionRights as? LCPLicense)?.refusal {
+                "it cannot be played: \(refusal)"
+            } else if license != nil {
+                "give its passphrase (--passphrase-file FILE) to play it"
+            } else {
+                "it cannot be played"
+            }
             StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but \(reason)")
         }
         let narration = NarrationSummary(publication: publication)

@@ -31,7 +31,9 @@ struct LCPInfoCommand: ParsableCommand {
             "id", "provider", "profile", "issued", "updated", "hint", "hintLink", "unlocked", "user" (its \
             encrypted fields in clear once the passphrase is known), "rights" ("print", "copy", "start", "end"; \
             null when unlimited), "status" ("status", "message", "canRenew", "canReturn") and "publication". \
-            Without a passphrase the licence is shown locked; a wrong one is an error (lcp-passphrase-wrong, 65).
+            Without a passphrase the licence is shown locked; a wrong one is an error (lcp-passphrase-wrong, 65). \
+            A licence that is refused (a bad signature, out of its dates, a profile that needs a certified client) \
+            is shown with "refused" ("code", "message"), and raudio then exits with that error's status.
             """
     )
 
@@ -56,6 +58,8 @@ struct LCPInfoCommand: ParsableCommand {
         } catch {
             // The reader of stdout went away.
         }
+        // A licence that cannot be opened is shown, then reported as the error it is.
+        if let refusal = license.refusal { throw CommandFailure(refusal.openingError(path: path)) }
     }
 
     /// The licence of the book or licence file at `path`: opened with the passphrase when one is known,
@@ -92,16 +96,20 @@ struct LCPInfoCommand: ParsableCommand {
 
     /// A licence file alone: opened with its passphrase when one is known (its publication need not be here).
     private static func licenseOnly(data: Data, url: URL, protection: LCPContentProtection) throws(OpeningError) -> ContentProtectedAsset {
+        let refusal: LCPError?
         do {
             let license = try protection.service.retrieveLicense(data: data, source: url.path, authentication: protection.authentication)
             return ContentProtectedAsset(container: EmptyContainer(sourceURL: url), isUnlocked: true, rights: license)
-        } catch .missingPassphrase {
-        } catch .licenseInteractionNotAvailable {
         } catch {
-            throw error.openingError(path: url.path)
+            switch error {
+            case .missingPassphrase, .licenseInteractionNotAvailable: refusal = nil
+            case .licenseIntegrity, .licenseStatus, .licenseProfileNotSupported: refusal = error
+            default: throw error.openingError(path: url.path)
+            }
         }
         do {
-            let license = try protection.service.inspectLicense(data: data, source: url.path)
+            var license = try protection.service.inspectLicense(data: data, source: url.path)
+            license.refusal = refusal
             return ContentProtectedAsset(container: EmptyContainer(sourceURL: url), isUnlocked: false, rights: license)
         } catch {
             throw error.openingError(path: url.path)

@@ -21,6 +21,9 @@ struct LicenseSummary {
         object["hint"] = .string(license.hint)
         if let hintLink = document.link("hint")?.href { object["hintLink"] = .string(hintLink) }
         object["unlocked"] = .bool(license.isUnlocked)
+        if let refusal = license.refusal {
+            object["refused"] = .object(["code": .string(refusal.code.rawValue), "message": .string(refusal.description)])
+        }
         var user = JSONObject()
         if let id = license.user.id { user["id"] = .string(id) }
         if let name = license.user.name { user["name"] = .string(name) }
@@ -56,7 +59,8 @@ struct LicenseSummary {
     var lines: [String] {
         let document = license.document
         func unlimited(_ value: Int?, _ unit: String) -> String { value.map { "\($0) \(unit)" } ?? "unlimited" }
-        var lines = ["LCP licence \(document.id)" + (license.isUnlocked ? "" : " (locked: no passphrase given)")]
+        let state = license.isUnlocked ? "" : license.refusal.map { " (refused: \($0))" } ?? " (locked: no passphrase given)"
+        var lines = ["LCP licence \(document.id)" + state]
         lines.append("  Provider: \(document.provider)")
         var user = [license.user.name, license.user.email, license.user.id].compactMap { $0 }.joined(separator: ", ")
         if user.isEmpty { user = document.user.encrypted.isEmpty ? "not named" : "encrypted (needs the passphrase)" }

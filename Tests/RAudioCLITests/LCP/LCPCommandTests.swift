@@ -94,7 +94,21 @@ struct LCPCommandTests {
         #expect(lcp["status"]?.objectValue?["status"] == "unknown")
         #expect(lcp["unlocked"] == false)
         let human = try ProcessRunner.raudio(["info", "--human", try LCPFixtures.vector(vector)])
+        #expect(human.status == 0, "\(human.standardError)")
         #expect(human.standardOutput.contains("Rights: print") && human.standardOutput.contains("Status: unknown"))
+    }
+
+    /// Without its test trust anchor the 2015 licence is refused, and `info` still shows it, saying why.
+    @Test func infoShowsARefusedLicenceAndWhy() throws {
+        let book = try LCPFixtures.vector("moby-dick-20120118-lcp.epub")
+        let info = try ProcessRunner.raudio(["info", book])
+        #expect(info.status == 0, "\(info.standardError)")
+        let refused = try #require(try LCPFixtures.object(info.standardOutput)["lcp"]?.objectValue?["refused"]?.objectValue)
+        #expect(refused["code"] == "lcp-signature-invalid")
+        #expect(info.standardError.contains("cannot be played"))
+        let lcpInfo = try ProcessRunner.raudio(["lcp", "info", book])
+        #expect(lcpInfo.status == 65)
+        #expect(try LCPFixtures.object(lcpInfo.standardOutput)["refused"]?.objectValue?["code"] == "lcp-signature-invalid")
     }
 
     @Test func lcpInfoShowsTheUserInClearOnceThePassphraseIsKnown() throws {
