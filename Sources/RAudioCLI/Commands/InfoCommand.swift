@@ -55,8 +55,14 @@ struct InfoCommand: ParsableCommand {
         let licenseLines = license.map { [""] + $0.lines } ?? []
         var json = narration.annotating(publication.manifest).json
         if let license, case .object(var object) = json {
-            // The licence beside the manifest (RWPM allows extension members), as `raudio lcp info` prints it.
-            object["lcp"] = license.json
+            // The licence as a `license` link whose properties say it as `raudio lcp info` prints it (a link's
+            // properties are the manifest's place for extensions).
+            let link: JSONObject = [
+                "rel": "license",
+                "href": publication.container.entries.contains("META-INF/license.lcpl") ? "META-INF/license.lcpl" : "license.lcpl", "type": "application/vnd.readium.lcp.license.v1.0+json",
+                "properties": ["lcp": license.json],
+            ]
+            object["links"] = .array((object["links"]?.arrayValue ?? []) + [.object(link)])
             json = .object(object)
         }
         let text = human

@@ -84,10 +84,11 @@ public struct LCPContentProtection: ContentProtection {
                 + "put it beside the licence (named like the licence, or \(names), ...) or download it first")
     }
 
-    /// Unlocks `container` with the licence `licenseData` (which may be newer than the one inside).
+    /// Unlocks `container` with the licence `licenseData` (which may be newer than the one inside); nil when the
+    /// package is to be shown locked and its licence cannot even be read (it then opens as protected, no rights).
     func open(
         container: any Container, licenseData: Data, licenseSource: String, path: String
-    ) throws(OpeningError) -> ContentProtectedAsset {
+    ) throws(OpeningError) -> ContentProtectedAsset? {
         let license: LCPLicense
         do {
             license = try service.retrieveLicense(data: licenseData, source: licenseSource, authentication: authentication)
@@ -100,6 +101,9 @@ public struct LCPContentProtection: ContentProtection {
                 guard opensLockedWithoutPassphrase else { throw error.openingError(path: path) }
                 return try lockedAsset(
                     container: container, licenseData: licenseData, licenseSource: licenseSource, path: path, refusal: error)
+            case .parsing, .notALicenseDocument:
+                guard opensLockedWithoutPassphrase else { throw error.openingError(path: path) }
+                return nil
             default:
                 throw error.openingError(path: path)
             }

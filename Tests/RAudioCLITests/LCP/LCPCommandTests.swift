@@ -88,8 +88,7 @@ struct LCPCommandTests {
     func infoOfEveryVectorListsRightsAndStatus(vector: String) throws {
         let result = try ProcessRunner.raudio(["info", try LCPFixtures.vector(vector)], environment: LCPFixtures.mobyDickEnvironment())
         #expect(result.status == 0, "\(result.standardError)")
-        let manifest = try LCPFixtures.object(result.standardOutput)
-        let lcp = try #require(manifest["lcp"]?.objectValue)
+        let lcp = try #require(try LCPFixtures.licenseInInfo(result.standardOutput))
         #expect(lcp["rights"]?.objectValue?.keys.sorted() == ["copy", "end", "print", "start"])
         #expect(lcp["status"]?.objectValue?["status"] == "unknown")
         #expect(lcp["unlocked"] == false)
@@ -103,7 +102,7 @@ struct LCPCommandTests {
         let book = try LCPFixtures.vector("moby-dick-20120118-lcp.epub")
         let info = try ProcessRunner.raudio(["info", book])
         #expect(info.status == 0, "\(info.standardError)")
-        let refused = try #require(try LCPFixtures.object(info.standardOutput)["lcp"]?.objectValue?["refused"]?.objectValue)
+        let refused = try #require(try LCPFixtures.licenseInInfo(info.standardOutput)?["refused"]?.objectValue)
         #expect(refused["code"] == "lcp-signature-invalid")
         #expect(info.standardError.contains("cannot be played"))
         let lcpInfo = try ProcessRunner.raudio(["lcp", "info", book])

@@ -66,6 +66,12 @@ enum LCPFixtures {
         try publication.resource(at: "audio/gtr-jazz.mp3").read().write(to: URL(fileURLWithPath: path))
     }
 
+    /// The licence `raudio info` shows: the properties of the manifest's `license` link.
+    static func licenseInInfo(_ output: String) throws -> JSONObject? {
+        let links = try object(output)["links"]?.arrayValue ?? []
+        return links.compactMap(\.objectValue).first { $0["rel"] == "license" }?["properties"]?.objectValue?["lcp"]?.objectValue
+    }
+
     static func object(_ line: some StringProtocol) throws -> JSONObject {
         guard let object = try JSONParser.parse(String(line)).objectValue else { throw CocoaError(.fileReadCorruptFile) }
         return object
