@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Left out of CI's ThreadSanitizer build (RAUDIO_PACKAGE_SUBSET=tsan), which has no ReadiumLCP.
+#if canImport(ReadiumLCP)
 import ArgumentParser
 import Foundation
 import RAudioPlayer
@@ -125,3 +127,4 @@ private struct EmptyContainer: Container {
         throw ResourceError(.notFound, href: href, message: "is not in a licence file")
     }
 }
+#endif

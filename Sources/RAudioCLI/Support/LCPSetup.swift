@@ -1,23 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The ThreadSanitizer build of CI (RAUDIO_PACKAGE_SUBSET=tsan) leaves ReadiumLCP and its crypto out.
+#if canImport(ReadiumLCP)
 import ArgumentParser
 import Foundation
 import RAudioPlayer
 import RAudioState
 import ReadiumLCP
 import ReadiumShared
-
-/// `--passphrase-file`: the commands that open a book take it.
-struct LCPOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "For an LCP-protected book (.lcpa, LCP EPUB, .lcpl): read its passphrase from FILE (the first line). Without it, raudio uses a passphrase it remembers (only its SHA-256 is stored) or asks on the terminal, without echo.",
-        valueName: "FILE"))
-    var passphraseFile: String?
-
-    /// Makes these options the process's (before the book is opened).
-    func apply(stateDirectory: String? = nil) throws(CommandFailure) {
-        try LCPSetup.configure(passphraseFile: passphraseFile, stateDirectory: stateDirectory)
-    }
-}
 
 /// How a raudio process opens LCP books: the open basic-profile client, the passphrase from
 /// `--passphrase-file`, the store or the terminal, hashed passphrases remembered in the state store.
@@ -82,3 +71,4 @@ enum LCPSetup {
             authentication: ChainedAuthentication(sources: sources), opensLockedWithoutPassphrase: opensLocked)
     }
 }
+#endif

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Left out of CI's ThreadSanitizer build (RAUDIO_PACKAGE_SUBSET=tsan), which has no ReadiumLCP.
+#if canImport(ReadiumLCP)
 import Foundation
 import ReadiumLCP
 import ReadiumShared
@@ -75,3 +77,4 @@ struct LicenseSummary {
         return lines
     }
 }
+#endif

@@ -2,7 +2,9 @@
 import Foundation
 import RAudioEngine
 import RAudioPlayer
+#if canImport(ReadiumLCP)
 import ReadiumLCP
+#endif
 import ReadiumShared
 import ReadiumStreamer
 
@@ -25,11 +27,13 @@ enum PublicationLoading {
         } else {
             url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
-        let opener = PublicationOpener(
+        var opener = PublicationOpener(
             checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector(),
-            remoteAccess: RemoteAccessSetup.access, languageIdentifier: TextCatLanguageIdentifier.shared,
-            contentProtections: [LCPSetup.contentProtection(opensLocked: opensLocked)]
+            remoteAccess: RemoteAccessSetup.access, languageIdentifier: TextCatLanguageIdentifier.shared
         )
+        #if canImport(ReadiumLCP)
+        opener.contentProtections = [LCPSetup.contentProtection(opensLocked: opensLocked)]
+        #endif
         do {
             return try opener.open(url: url)
         } catch {

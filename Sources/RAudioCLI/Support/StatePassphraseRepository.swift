@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Left out of CI's ThreadSanitizer build (RAUDIO_PACKAGE_SUBSET=tsan), which has no ReadiumLCP.
+#if canImport(ReadiumLCP)
 import Foundation
 import RAudioState
 import ReadiumLCP
@@ -43,3 +45,4 @@ final class StatePassphraseRepository: LCPPassphraseRepository, Sendable {
         withStore(()) { try $0.addLCPPassphrase(hash: hash, licenseID: licenseID, provider: provider, userID: userID) }
     }
 }
+#endif

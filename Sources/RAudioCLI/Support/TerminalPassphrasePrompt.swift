@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Left out of CI's ThreadSanitizer build (RAUDIO_PACKAGE_SUBSET=tsan), which has no ReadiumLCP.
+#if canImport(ReadiumLCP)
 import Foundation
 import ReadiumLCP
 
@@ -54,3 +56,4 @@ struct ChainedAuthentication: LCPAuthenticating {
         return nil
     }
 }
+#endif
