@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "RAudioCLI",
             dependencies: [
-                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer",
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer", "ReadiumLCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,7 +145,14 @@ let package = Package(
         ),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
-        .testTarget(name: "RAudioCLITests", dependencies: ["RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator"]),
+        .testTarget(
+            name: "RAudioCLITests",
+            dependencies: [
+                "RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer",
+                // LCP tests: the clear track decrypted in the test, licences re-signed with the published test key.
+                "ReadiumLCP", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "RAudioPlayerTests", dependencies: ["RAudioTestSupport", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer"]),
         // The measuring parts of raudio-bench (what speak-gaps compares).
         .testTarget(name: "RAudioBenchTests", dependencies: ["raudio-bench", "RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
@@ -158,6 +165,15 @@ let package = Package(
 /// build's tests, start it). The other test targets, the benchmark and the fuzzing drivers would be compiled with
 /// ThreadSanitizer for nothing. `make sanitize` builds everything.
 if Context.environment["RAUDIO_PACKAGE_SUBSET"] == "tsan" {
-    let notRun: Set = ["ReadiumStreamerTests", "ReadiumLCPTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
+    // ReadiumLCP too (and with it swift-crypto's BoringSSL): none of these suites needs it; the CLI is built
+    // without `raudio lcp` and LCP books (`#if canImport(ReadiumLCP)`).
+    let notRun: Set = ["ReadiumLCP", "ReadiumStreamerTests", "ReadiumLCPTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
     package.targets.removeAll { notRun.contains($0.name) }
+    package.products.removeAll { $0.name == "ReadiumLCP" }
+    for target in package.targets where target.name == "RAudioCLI" {
+        target.dependencies.removeAll { dependency in
+            if case .byNameItem(name: "ReadiumLCP", _) = dependency { return true }
+            return false
+        }
+    }
 }

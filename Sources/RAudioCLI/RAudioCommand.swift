@@ -30,11 +30,20 @@ public struct RAudioCommand: AsyncParsableCommand {
             error while writing output.
             """,
         version: RAudioVersion.current,
-        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self, VersionCommand.self,
-                      ESpeakWorkerCommand.self]
+        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self]
+            + lcpSubcommands + [VersionCommand.self, ESpeakWorkerCommand.self]
     )
 
     public init() {}
+
+    /// `raudio lcp`, absent from CI's ThreadSanitizer build (RAUDIO_PACKAGE_SUBSET=tsan), which has no ReadiumLCP.
+    private static var lcpSubcommands: [any ParsableCommand.Type] {
+        #if canImport(ReadiumLCP)
+        [LCPCommand.self]
+        #else
+        []
+        #endif
+    }
 
     /// Blocks SIGINT, SIGTERM and SIGHUP until a command decides what they do (see `SignalWatcher`).
     /// Call on the main thread before the first `await`, so that every thread inherits the mask.

@@ -43,6 +43,18 @@ enum StateSchema {
                 PRIMARY KEY (bookKey, href)
             );
             """)
+        // Readium LCP: the SHA-256 of each passphrase that opened a licence (64 hexadecimal digits), never the
+        // passphrase itself; looked up by licence id, then user and provider, then all.
+        migrations.register("v4: lcp passphrases", sql: """
+            CREATE TABLE lcp_passphrase (
+                licenseID TEXT PRIMARY KEY NOT NULL,
+                hash TEXT NOT NULL CHECK (length(hash) = 64),
+                provider TEXT NOT NULL,
+                userID TEXT,
+                created REAL NOT NULL
+            );
+            CREATE INDEX lcp_passphrase_user ON lcp_passphrase(userID, provider);
+            """)
         // Readium LCP's network part: this device's id, the licences it registered for, the characters copied
         // out of each licence (its `copy` right).
         migrations.register("v5: lcp loans", sql: """

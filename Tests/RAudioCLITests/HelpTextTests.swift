@@ -52,12 +52,14 @@ import Testing
             "--events", "--web", "--web-port", "--open", "--sleep", "--state-dir", "--no-state",
         ]
         return [
-            "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last"]),
-            "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip"]),
+            "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last",
+                                   "--passphrase-file"]),
+            "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip", "--passphrase-file"]),
             "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
                        "--cache", "--cache-size", "--shard", "--merge"],
-            "text": ["--from", "--unit", "--skip"],
-            "info": ["--human", "--cover", "--verbose"],
+            "text": ["--from", "--unit", "--skip", "--passphrase-file"],
+            "info": ["--human", "--cover", "--verbose", "--passphrase-file"],
+            "lcp": [],
             "voices": ["--language", "--human", "--voice-path"],
             "history": ["--state-dir", "--human"],
             "bookmarks": ["--state-dir", "--delete", "--human"],

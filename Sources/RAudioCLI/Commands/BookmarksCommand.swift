@@ -38,7 +38,8 @@ struct BookmarksCommand: ParsableCommand {
             throw CommandFailure(.badData, code: "state-unreadable", message: "the listening state in \(directory.path) cannot be read")
         }
         guard let path else { return try listEveryBook(store) }
-        let publication = try PublicationLoading.open(path: path, checksContentDocuments: false)
+        // Only its identity is needed: an LCP book is not unlocked for it.
+        let publication = try PublicationLoading.open(path: path, checksContentDocuments: false, opensLocked: true)
         let key = BookIdentity.key(for: publication)
         do {
             if let delete {

@@ -3,6 +3,9 @@ import ArgumentParser
 import Foundation
 import RAudioEngine
 import RAudioPlayer
+#if canImport(ReadiumLCP)
+import ReadiumLCP
+#endif
 import ReadiumShared
 import ReadiumStreamer
 
@@ -29,20 +32,45 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Also show what the libraries log (FFmpeg's warnings and errors) on stderr.")
     var verbose = false
 
+    @OptionGroup(title: "LCP-protected books") var lcp: LCPOptions
+
     func run() throws {
         if verbose { VerboseLog.enable() }
+        try lcp.apply()
         // Durations the manifest leaves out are probed, so that the summary and --from percentages know them.
-        let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path))
+        // An LCP book whose passphrase is not known is shown locked: its metadata and its licence's rights.
+        let publication = PublicationAudioDetails.completed(try PublicationLoading.open(path: path, opensLocked: true))
         PublicationLoading.reportWarnings(of: publication)
         if let cover { try Self.writeCover(of: publication, to: cover, path: path) }
+        #if canImport(ReadiumLCP)
+        let license = (publication.contentProtectionRights as? LCPLicense).map(LicenseSummary.init)
+        let refusal = license?.license.refusal.map { "it cannot be played: \($0)" }
+        #else
+        let license: LicenseSummaryStub? = nil
+        let refusal: String? = nil
+        #endif
         if let protection = publication.protection {
-            StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but it cannot be played")
+            let reason = refusal ?? (license != nil ? "give its passphrase (--passphrase-file FILE) to play it" : "it cannot be played")
+            StandardStreams.printError("note: \(path) is protected by \(protection.name); its metadata is shown but \(reason)")
         }
         let narration = NarrationSummary(publication: publication)
+        let licenseLines = license.map { [""] + $0.lines } ?? []
+        var json = narration.annotating(publication.manifest).json
+        if let license, case .object(var object) = json {
+            // The licence as a `license` link whose properties say it as `raudio lcp info` prints it (a link's
+            // properties are the manifest's place for extensions).
+            let link: JSONObject = [
+                "rel": "license",
+                "href": publication.container.entries.contains("META-INF/license.lcpl") ? "META-INF/license.lcpl" : "license.lcpl", "type": "application/vnd.readium.lcp.license.v1.0+json",
+                "properties": ["lcp": license.json],
+            ]
+            object["links"] = .array((object["links"]?.arrayValue ?? []) + [.object(link)])
+            json = .object(object)
+        }
         let text = human
-            ? TerminalText.printable(([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + narration.lines)
+            ? TerminalText.printable(([PublicationSummary(publication: publication, trackFormats: Self.trackFormats(of: publication)).text] + licenseLines + narration.lines)
                 .joined(separator: "\n"), keepingLineBreaks: true)
-            : narration.annotating(publication.manifest).json.serialized(.pretty)
+            : json.serialized(.pretty)
         do {
             try StandardStreams.printLine(text)
         } catch {
@@ -78,3 +106,11 @@ struct InfoCommand: ParsableCommand {
         }
     }
 }
+
+#if !canImport(ReadiumLCP)
+/// What stands for `LicenseSummary` in CI's ThreadSanitizer build, which has no ReadiumLCP: never made.
+private struct LicenseSummaryStub {
+    var lines: [String] { [] }
+    var json: JSONValue { .null }
+}
+#endif

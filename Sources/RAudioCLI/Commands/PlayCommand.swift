@@ -30,12 +30,15 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Narrated EPUBs (media overlays)") var narration: NarrationOptions
 
+    @OptionGroup(title: "LCP-protected books") var lcp: LCPOptions
+
     mutating func validate() throws {
         if last == (path != nil) { throw ValidationError("give the book to play, or --last for the one played last (not both)") }
     }
 
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
+        try lcp.apply(stateDirectory: options.stateDir)
         let book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
         if last { StandardStreams.printError("raudio: playing the book played last: \(book)") }
         let started = Date()

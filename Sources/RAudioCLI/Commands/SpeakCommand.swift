@@ -25,6 +25,8 @@ struct SpeakCommand: AsyncParsableCommand {
 
     @OptionGroup var engineOptions: SpeechEngineOptions
 
+    @OptionGroup(title: "LCP-protected books") var lcp: LCPOptions
+
     @Option(help: "A voice identifier (see raudio voices; piper:NAME for a neural Piper voice) or a BCP-47 language tag such as fr or en-GB. Default: the book's last voice, else one for its language.")
     var voice: String?
 
@@ -69,6 +71,7 @@ struct SpeakCommand: AsyncParsableCommand {
 
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
+        try lcp.apply(stateDirectory: options.stateDir)
         let session = SpeakSession(command: self)
         let started = Date()
         let status: ExitStatus

@@ -31,6 +31,8 @@ struct TextCommand: ParsableCommand {
     @Option(help: "Comma-separated roles to skip, among: \(ContentRole.allNames.joined(separator: ", ")); media for audio and video.")
     var skip: String = ""
 
+    @OptionGroup(title: "LCP-protected books") var lcp: LCPOptions
+
     func validate() throws {
         guard TextUnit(rawValue: unit) != nil else {
             throw ValidationError("unknown unit '\(unit)'; use sentence, word or paragraph")
@@ -46,6 +48,7 @@ struct TextCommand: ParsableCommand {
     private var skippedRoles: Set<String> { (try? ContentRole.names(inList: skip)) ?? [] }
 
     func run() throws {
+        try lcp.apply()
         // The content service warns about a malformed document when it reads it: not a second time on opening.
         let publication = try PublicationLoading.open(path: path, checksContentDocuments: false)
         guard (try? publication.content(from: nil)) != nil else {

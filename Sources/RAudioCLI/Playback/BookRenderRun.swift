@@ -44,9 +44,14 @@ struct BookRenderRun {
             }
         }
         let piperLoad = SpeechEngineSetup.startLoading(voice: command.voice, options: command.engineOptions, pace: .rendering)
-        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
+        // Never unlocked: a render would write an LCP book out in clear.
+        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false, opensLocked: true)
         PublicationLoading.reportWarnings(of: publication)
-        if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
+        if publication.protection != nil || publication.contentProtectionRights != nil {
+            throw CommandFailure(
+                .badData, code: "lcp-protected",
+                message: "\(command.path): is protected by LCP; raudio render does not write a protected book out in clear (play or speak it instead)")
+        }
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
             throw CommandFailure(.badData, code: "no-text", message: "\(command.path): has no text to speak (raudio render reads EPUBs, HTML pages and text files)")
         }

@@ -2,6 +2,9 @@
 import Foundation
 import RAudioEngine
 import RAudioPlayer
+#if canImport(ReadiumLCP)
+import ReadiumLCP
+#endif
 import ReadiumShared
 import ReadiumStreamer
 
@@ -11,8 +14,10 @@ enum PublicationLoading {
     ///   service (which warns about a malformed document when it reaches it): opening then parses no
     ///   spine document up front (`PublicationOpener.checksContentDocuments`).
     ///
-    /// `path` may be an `http(s)://` URL of a remote manifest; local manifests may name remote tracks.
-    static func open(path: String, checksContentDocuments: Bool = true) throws(CommandFailure) -> Publication {
+    /// `path` may be an `http(s)://` URL of a remote manifest; local manifests may name remote tracks. An LCP book
+    /// is unlocked with `LCPSetup`'s passphrase; `opensLocked` shows one without its passphrase still protected
+    /// (`raudio info`) instead of failing.
+    static func open(path: String, checksContentDocuments: Bool = true, opensLocked: Bool = false) throws(CommandFailure) -> Publication {
         let url: URL
         if Href.isRemote(path) {
             guard let remote = URL(string: path), remote.host != nil else {
@@ -22,10 +27,13 @@ enum PublicationLoading {
         } else {
             url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
-        let opener = PublicationOpener(
+        var opener = PublicationOpener(
             checksContentDocuments: checksContentDocuments, audioFileInspector: FFmpegAudioFileInspector(),
             remoteAccess: RemoteAccessSetup.access, languageIdentifier: TextCatLanguageIdentifier.shared
         )
+        #if canImport(ReadiumLCP)
+        opener.contentProtections = [LCPSetup.contentProtection(opensLocked: opensLocked)]
+        #endif
         do {
             return try opener.open(url: url)
         } catch {

@@ -28,7 +28,7 @@ final class SavedPlaces {
     convenience init(path: String) {
         var publication: Publication?
         if !Href.isRemote(path), FileManager.default.fileExists(atPath: path) {
-            publication = try? PublicationLoading.open(path: path, checksContentDocuments: false)
+            publication = try? PublicationLoading.open(path: path, checksContentDocuments: false, opensLocked: true)
         }
         self.init(publication: publication)
     }

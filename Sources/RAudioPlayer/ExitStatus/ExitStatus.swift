@@ -60,9 +60,11 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     public static func badData(_ message: String) -> CommandFailure { CommandFailure(.badData, code: "bad-data", message: message) }
     public static func notFound(_ message: String) -> CommandFailure { CommandFailure(.inputNotFound, code: "not-found", message: message) }
 
-    /// The failure for a publication that could not be opened: its code word prefixed `publication-`.
+    /// The failure for a publication that could not be opened: its code word prefixed `publication-`; an LCP
+    /// licence's refusal keeps its own word (`lcp-passphrase-wrong`, ...), as docs/events.md lists it.
     public init(_ error: OpeningError) {
-        self.init(error, code: "publication-\(error.code.rawValue)")
+        let code = error.code.rawValue.hasPrefix("lcp-") ? error.code.rawValue : "publication-\(error.code.rawValue)"
+        self.init(error, code: code)
     }
 
     /// The failure for a publication protected by a DRM raudio cannot decrypt.

@@ -12,8 +12,10 @@ import ReadiumStreamer
 public struct LCPContentProtection: ContentProtection {
     public var service: LCPService
     public var authentication: (any LCPAuthenticating)?
-    /// When no passphrase is known or can be asked, open the package locked (its metadata and the licence's
-    /// rights readable, nothing decrypted) instead of failing: what `raudio info` wants.
+    /// When no passphrase is known or can be asked, or the licence is refused for another reason than a wrong
+    /// passphrase (signature, dates, profile), open the package locked (its metadata and the licence's rights
+    /// readable, nothing decrypted, the refusal in `LCPLicense.refusal`) instead of failing: what `raudio info`
+    /// wants.
     public var opensLockedWithoutPassphrase: Bool
     /// Opens the publication a licence links to when it is not on this machine (streaming it over HTTP); nil
     /// when there is none (the CLI's network half sets it). Given the link and the licence file's URL.
@@ -82,19 +84,29 @@ public struct LCPContentProtection: ContentProtection {
                 + "put it beside the licence (named like the licence, or \(names), ...) or download it first")
     }
 
-    /// Unlocks `container` with the licence `licenseData` (which may be newer than the one inside).
+    /// Unlocks `container` with the licence `licenseData` (which may be newer than the one inside); nil when the
+    /// package is to be shown locked and its licence cannot even be read (it then opens as protected, no rights).
     func open(
         container: any Container, licenseData: Data, licenseSource: String, path: String
-    ) throws(OpeningError) -> ContentProtectedAsset {
+    ) throws(OpeningError) -> ContentProtectedAsset? {
         let license: LCPLicense
         do {
             license = try service.retrieveLicense(data: licenseData, source: licenseSource, authentication: authentication)
-        } catch .missingPassphrase where opensLockedWithoutPassphrase {
-            return try lockedAsset(container: container, licenseData: licenseData, licenseSource: licenseSource, path: path)
-        } catch .licenseInteractionNotAvailable where opensLockedWithoutPassphrase {
-            return try lockedAsset(container: container, licenseData: licenseData, licenseSource: licenseSource, path: path)
         } catch {
-            throw error.openingError(path: path)
+            switch error {
+            case .missingPassphrase, .licenseInteractionNotAvailable:
+                guard opensLockedWithoutPassphrase else { throw error.openingError(path: path) }
+                return try lockedAsset(container: container, licenseData: licenseData, licenseSource: licenseSource, path: path)
+            case .licenseIntegrity, .licenseStatus, .licenseProfileNotSupported:
+                guard opensLockedWithoutPassphrase else { throw error.openingError(path: path) }
+                return try lockedAsset(
+                    container: container, licenseData: licenseData, licenseSource: licenseSource, path: path, refusal: error)
+            case .parsing, .notALicenseDocument:
+                guard opensLockedWithoutPassphrase else { throw error.openingError(path: path) }
+                return nil
+            default:
+                throw error.openingError(path: path)
+            }
         }
         guard let decryptor = license.decryptor else {
             throw OpeningError(.lcpLicenseInvalid, path: path, message: "the LCP licence did not open")
@@ -106,10 +118,11 @@ public struct LCPContentProtection: ContentProtection {
     }
 
     private func lockedAsset(
-        container: any Container, licenseData: Data, licenseSource: String, path: String
+        container: any Container, licenseData: Data, licenseSource: String, path: String, refusal: LCPError? = nil
     ) throws(OpeningError) -> ContentProtectedAsset {
         do {
-            let license = try service.inspectLicense(data: licenseData, source: licenseSource)
+            var license = try service.inspectLicense(data: licenseData, source: licenseSource)
+            license.refusal = refusal
             return ContentProtectedAsset(container: container, isUnlocked: false, rights: license)
         } catch {
             throw error.openingError(path: path)

@@ -14,6 +14,9 @@ public struct LCPLicense: Sendable {
     public let decryptor: LCPContentDecryptor?
     /// What the status document says, or `.unknownOffline` when none was fetched.
     public let status: LCPStatusSummary
+    /// Why a licence shown locked could not be opened (bad signature, out of its dates, a profile without a
+    /// client); nil when it is merely waiting for its passphrase, or open.
+    public var refusal: LCPError?
 
     public init(
         document: LicenseDocument, user: LicenseDocument.User, decryptor: LCPContentDecryptor?,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
 import ReadiumShared
 
 /// Rewrites every href of a manifest relative to the root of its container, as Readium does.
@@ -13,12 +14,24 @@ struct ManifestHrefNormalizer {
     let log: WarningLog
     /// Whether the container fetches `http(s)://` hrefs (`RemoteLinkContainer`, `HTTPContainer`).
     let fetchesRemoteHrefs: Bool
+    /// The entries of the package the manifest is in (empty for a standalone manifest): an href
+    /// `http://readium.org/PATH` naming one of them is that entry, as Readium's early packagers wrote hrefs
+    /// (EDRLab's LCP audiobook test package says `http://readium.org/audio/gtr-jazz.mp3`).
+    let packageEntries: Set<String>
     private var remoteCount = 0
 
-    init(manifestHref: String, log: WarningLog, fetchesRemoteHrefs: Bool = false) {
+    init(manifestHref: String, log: WarningLog, fetchesRemoteHrefs: Bool = false, packageEntries: Set<String> = []) {
         self.manifestHref = manifestHref
         self.log = log
         self.fetchesRemoteHrefs = fetchesRemoteHrefs
+        self.packageEntries = packageEntries
+    }
+
+    /// The package entry an absolute `http(s)://readium.org/PATH` href stands for, if the package has it.
+    static func readiumBaseEntry(_ href: String, in entries: Set<String>) -> String? {
+        guard !entries.isEmpty, let url = URL(string: href), url.host?.lowercased() == "readium.org" else { return nil }
+        let path = String(url.path.drop { $0 == "/" })
+        return entries.contains(path) ? path : nil
     }
 
     mutating func normalize(_ manifest: Manifest) -> Manifest {
@@ -50,6 +63,8 @@ struct ManifestHrefNormalizer {
         var link = link
         if link.templated {
             // A URI template is not a path; leave it as written.
+        } else if Href.isRemote(link.href), let entry = Self.readiumBaseEntry(link.href, in: packageEntries) {
+            link.href = entry
         } else if Href.isRemote(link.href) {
             remoteCount += 1
         } else {

@@ -47,7 +47,9 @@ public struct ReadiumManifestParser: Sendable {
             throw OpeningError(.badData, path: errorPath, message: error.message)
         }
         let fetchesRemoteHrefs = container is HTTPContainer || container is RemoteLinkContainer
-        var normalizer = ManifestHrefNormalizer(manifestHref: manifestHref, log: log, fetchesRemoteHrefs: fetchesRemoteHrefs)
+        let packageEntries: Set<String> = format == .readiumManifest ? [] : Set(container.entries)
+        var normalizer = ManifestHrefNormalizer(
+            manifestHref: manifestHref, log: log, fetchesRemoteHrefs: fetchesRemoteHrefs, packageEntries: packageEntries)
         manifest = normalizer.normalize(manifest)
         let protection = Self.protection(of: manifest, in: container)
         var mediaType = format.mediaType

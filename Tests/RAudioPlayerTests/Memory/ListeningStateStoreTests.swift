@@ -31,7 +31,7 @@ import Testing
         #expect(try store.deleteBookmark(id: 1, key: Self.gullRock))
         #expect(try store.integrityCheck() == "ok")
         let connection = try SQLiteConnection(path: store.file.path, busyTimeoutMilliseconds: 1000)
-        #expect(try connection.read(SQLiteMigrations.applied) == ["v1: books", "v2: bookmarks", "v3: loudness", "v5: lcp loans"])
+        #expect(try connection.read(SQLiteMigrations.applied) == ["v1: books", "v2: bookmarks", "v3: loudness", "v4: lcp passphrases", "v5: lcp loans"])
     }
 
     @Test func eightConnectionsOpeningOneNewFileAtOnceMigrateItOnce() throws {
@@ -52,7 +52,7 @@ import Testing
         }
         #expect(try all[7].bookmarks(key: "book").count == 8)
         let connection = try SQLiteConnection(path: all[0].file.path, busyTimeoutMilliseconds: 1000)
-        #expect(try connection.read(SQLiteMigrations.applied) == ["v1: books", "v2: bookmarks", "v3: loudness", "v5: lcp loans"])
+        #expect(try connection.read(SQLiteMigrations.applied) == ["v1: books", "v2: bookmarks", "v3: loudness", "v4: lcp passphrases", "v5: lcp loans"])
     }
 
     @Test func aValueOfTheWrongKindInAColumnIsDamageNamingTheColumn() throws {
