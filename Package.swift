@@ -95,6 +95,7 @@ let package = Package(
             name: "RAudioCLI",
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer", "ReadiumLCP",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -131,13 +132,25 @@ let package = Package(
 
         // Helpers for tests only: the corpus, a private PulseAudio daemon, the Readium validator.
         .target(name: "RAudioTestSupport", dependencies: ["ReadiumShared", "ReadiumStreamer"], path: "Tests/RAudioTestSupport"),
+        // LCP test vectors made at test time (LCPVectorMaker: licences signed with the published test provider keys,
+        // resources encrypted) for ReadiumLCPTests and RAudioCLITests; apart, so that the tsan build compiles no crypto.
+        .target(
+            name: "LCPTestSupport",
+            dependencies: [
+                "RAudioTestSupport", "ReadiumShared", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/LCPTestSupport"
+        ),
 
         .testTarget(name: "ReadiumSharedTests", dependencies: ["RAudioTestSupport", "ReadiumShared"]),
         .testTarget(name: "ReadiumStreamerTests", dependencies: ["RAudioTestSupport", "ReadiumStreamer", "ReadiumShared"]),
         .testTarget(
             name: "ReadiumLCPTests",
             dependencies: [
-                "RAudioTestSupport", "ReadiumLCP", "ReadiumShared", "ReadiumStreamer",
+                "RAudioTestSupport", "LCPTestSupport", "ReadiumLCP", "ReadiumShared", "ReadiumStreamer",
+                // The status tests fetch through raudio's own HTTP client.
+                "RAudioEngine",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -150,7 +163,8 @@ let package = Package(
             dependencies: [
                 "RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer",
                 // LCP tests: the clear track decrypted in the test, licences re-signed with the published test key.
-                "ReadiumLCP", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto"),
+                "ReadiumLCP", "LCPTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "RAudioPlayerTests", dependencies: ["RAudioTestSupport", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer"]),
@@ -167,7 +181,7 @@ let package = Package(
 if Context.environment["RAUDIO_PACKAGE_SUBSET"] == "tsan" {
     // ReadiumLCP too (and with it swift-crypto's BoringSSL): none of these suites needs it; the CLI is built
     // without `raudio lcp` and LCP books (`#if canImport(ReadiumLCP)`).
-    let notRun: Set = ["ReadiumLCP", "ReadiumStreamerTests", "ReadiumLCPTests", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
+    let notRun: Set = ["ReadiumLCP", "ReadiumStreamerTests", "ReadiumLCPTests", "LCPTestSupport", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
     package.targets.removeAll { notRun.contains($0.name) }
     package.products.removeAll { $0.name == "ReadiumLCP" }
     for target in package.targets where target.name == "RAudioCLI" {

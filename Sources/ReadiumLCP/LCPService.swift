@@ -11,6 +11,8 @@ public struct LCPService: Sendable {
     public var client: any LCPClient
     public var passphrases: (any LCPPassphraseRepository)?
     public var statusChecker: (any LCPStatusChecking)?
+    /// The certificate revocation list handed to the client (PEM); none when nil (lcp-net: `LCPCRLService`).
+    public var crl: (@Sendable () -> String)?
     /// How many times a wrong passphrase is asked again before giving up.
     public var maximumAttempts: Int
     /// The present, for the rights' `start` and `end` (never for certificates, checked at the licence's date).
@@ -55,7 +57,7 @@ public struct LCPService: Sendable {
         let hash = try findPassphrase(for: document, authentication: authentication)
         let context: LCPClientContext
         do {
-            context = try client.createContext(jsonLicense: document.jsonString, hashedPassphrase: hash, pemCrl: "")
+            context = try client.createContext(jsonLicense: document.jsonString, hashedPassphrase: hash, pemCrl: crl?() ?? "")
         } catch .userKeyCheckInvalid {
             throw .wrongPassphrase(hint: document.encryption.userKey.textHint)
         } catch {
