@@ -45,6 +45,15 @@ public struct RAudioCommand: AsyncParsableCommand {
         #endif
     }
 
+    /// `raudio lcp acquire`, which removes its partial download on a signal.
+    private static func isStreamingLCPCommand(_ command: any ParsableCommand) -> Bool {
+        #if canImport(ReadiumLCP)
+        command is LCPAcquireCommand
+        #else
+        false
+        #endif
+    }
+
     /// Blocks SIGINT, SIGTERM and SIGHUP until a command decides what they do (see `SignalWatcher`).
     /// Call on the main thread before the first `await`, so that every thread inherits the mask.
     public static func holdStopSignals() {
@@ -64,8 +73,8 @@ public struct RAudioCommand: AsyncParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             // Streaming commands stop cleanly on a signal, even one that arrives while they open the
-            // book; the others keep the default action.
-            if command is PlayCommand || command is SpeakCommand {
+            // book (and `lcp acquire` removes its partial download); the others keep the default action.
+            if command is PlayCommand || command is SpeakCommand || isStreamingLCPCommand(command) {
                 _ = SignalWatcher.shared
             } else {
                 SignalWatcher.releaseStopSignals()

@@ -12,14 +12,16 @@ import ReadiumStreamer
 struct LCPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lcp",
-        abstract: "Readium LCP licences: show one (its user, provider, rights, status, dates and hint).",
+        abstract: "Readium LCP licences: show one (its user, provider, rights, status, dates and hint), acquire its publication, renew or return a loan.",
         discussion: """
             raudio opens LCP-protected books of the basic profile (.lcpa, LCP EPUBs, an .lcpl whose publication \
             is beside it) with their passphrase: --passphrase-file FILE, one it remembers (only its SHA-256 is \
             stored, in the listening state), or a prompt on the terminal without echo. Licences of other \
-            profiles need a certified client that an app supplies (docs/LCP.md).
+            profiles need a certified client that an app supplies (docs/LCP.md). The status document, \
+            registration, renewal and return go to the servers a licence names; RAUDIO_LCP_OFFLINE=1 turns every \
+            such fetch off (docs/LCP.md).
             """,
-        subcommands: [LCPInfoCommand.self]
+        subcommands: [LCPInfoCommand.self, LCPAcquireCommand.self, LCPRenewCommand.self, LCPReturnCommand.self]
     )
 }
 

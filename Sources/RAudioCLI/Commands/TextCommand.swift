@@ -58,6 +58,8 @@ struct TextCommand: ParsableCommand {
         let service = publication.extensions[ContentServiceKey.key] as? EPUBContentService
             ?? EPUBContentService(publication: publication, languageIdentifier: TextCatLanguageIdentifier.shared)
         let start = try startLocator(service: service, publication: publication)
+        // An LCP licence's `copy` right: the characters handed out are counted down against it (lcp-net).
+        let copyBudget = try LCPCopyBudget.make(for: publication, path: path)
         let content: any Content
         do {
             content = try service.content(from: start)
@@ -79,12 +81,19 @@ struct TextCommand: ParsableCommand {
             let utterances = resumeLocator.map { tokenizer.tokenize(element, resumingAt: $0) } ?? tokenizer.tokenize(element)
             resumeLocator = nil
             for utterance in utterances {
+                if let copyBudget, !copyBudget.take(utterance.spokenText?.count ?? 0) {
+                    try copyBudget.commit()
+                    _ = Self.write(&pending)
+                    throw copyBudget.spent()
+                }
                 Self.appendJSONLine(for: utterance, defaultLanguage: service.defaultLanguage, to: &pending)
             }
             if pending.count >= Self.writeSize {
+                try copyBudget?.commit()
                 guard Self.write(&pending) else { return }  // The reader of stdout went away.
             }
         }
+        try copyBudget?.commit()
         guard Self.write(&pending) else { return }
         for warning in publication.warnings + service.warnings.warnings {
             StandardStreams.printError("raudio: warning: \(warning)")

@@ -66,9 +66,14 @@ enum LCPSetup {
             repository = StatePassphraseRepository(
                 directory: configuration.stateDirectory ?? StateDirectory.resolve(option: nil))
         }
-        return LCPContentProtection(
-            service: LCPService(client: BasicProfileLCPClient(trustAnchors: trustAnchors), passphrases: repository),
-            authentication: ChainedAuthentication(sources: sources), opensLockedWithoutPassphrase: opensLocked)
+        // The network part (lcp-net): status document, newer licence, registration, CRL, a remote publication.
+        var service = LCPService(client: BasicProfileLCPClient(trustAnchors: trustAnchors), passphrases: repository,
+                                 statusChecker: LCPNetworkSetup.statusChecker(stateDirectory: configuration.stateDirectory))
+        service.crl = { LCPNetworkSetup.currentCRL(stateDirectory: configuration.stateDirectory) }
+        var protection = LCPContentProtection(
+            service: service, authentication: ChainedAuthentication(sources: sources), opensLockedWithoutPassphrase: opensLocked)
+        protection.remotePublication = LCPNetworkSetup.remotePublication
+        return protection
     }
 }
 #endif

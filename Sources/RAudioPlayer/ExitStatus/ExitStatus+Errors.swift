@@ -33,7 +33,7 @@ extension ExitStatus {
              .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed,
              .lcpPassphraseMissing, .lcpPassphraseWrong, .lcpLicenseExpired, .lcpLicenseNotYetValid, .lcpLicenseRevoked,
              .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpProfileUnsupported, .lcpLicenseInvalid,
-             .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch:
+             .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch, .lcpCopySpent:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,

@@ -164,6 +164,9 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
 
     /// The publication downloaded for an LCP licence does not have the `length` or SHA-256 `hash` the licence gives: not written.
     case lcpPublicationMismatch = "lcp-publication-mismatch"
+    /// The `copy` right of an LCP licence is spent: `raudio text` has handed out as many characters as it allows
+    /// (counted in the listening state), or cannot count them there.
+    case lcpCopySpent = "lcp-copy-spent"
 
     // MARK: The engine's C libraries (DBusError, ResamplerError)
 
