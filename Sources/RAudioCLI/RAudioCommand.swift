@@ -17,7 +17,9 @@ public struct RAudioCommand: AsyncParsableCommand {
             HTML pages and text files) aloud with eSpeak NG or a neural Piper voice, and renders them as read-aloud books (raudio render: EPUB 3 with \
             Media Overlays, M4B). At a terminal, play and speak show a player; otherwise they write JSON-lines events on \
             stdout, each position a Readium Locator, and read commands on stdin. Each subcommand has its own \
-            page: man raudio.play, man raudio.speak, ...
+            page: man raudio.play, man raudio.speak, ... Books protected by Readium LCP (.lcpa, LCP EPUBs, an .lcpl \
+            beside its package) open with their passphrase: --passphrase-file FILE, one raudio remembers (only its \
+            SHA-256 is kept), or a prompt on the terminal; raudio lcp info shows a licence (docs/LCP.md).
 
             Environment: RAUDIO_STATE_DIR is where positions, bookmarks and settings are kept (default \
             $XDG_STATE_HOME/raudio, else ~/.local/state/raudio); RAUDIO_NO_STATE=1 neither resumes nor saves; \

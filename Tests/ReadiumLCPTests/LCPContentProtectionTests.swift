@@ -27,6 +27,14 @@ struct LCPContentProtectionTests {
         #expect(try publication.resource(at: "cover/audiobook-cover.webp").read().starts(with: Data("RIFF".utf8)))
     }
 
+    /// EDRLab's packager wrote the track's href as `http://readium.org/audio/gtr-jazz.mp3`: inside the package it
+    /// is the entry `audio/gtr-jazz.mp3`, never a URL to fetch.
+    @Test func aReadiumBaseHrefNamesThePackagesEntry() throws {
+        let publication = try opener("mmenu").open(url: LCPTestVectors.file("audiotest.lcpa"))
+        #expect(publication.readingOrder.map(\.href) == ["audio/gtr-jazz.mp3", "audio/Latin.mp3", "audio/oboe-bassoon.mp3"])
+        #expect(!publication.warnings.contains { "\($0)".contains("remote") }, "\(publication.warnings)")
+    }
+
     @Test func anLCPEPUBOpensWithItsChaptersInClear() throws {
         let publication = try opener(LCPTestVectors.mobyDickPassphrase, anchors: LCPTestVectors.anchorsWithMobyDickRoot())
             .open(url: LCPTestVectors.file("moby-dick-20120118-lcp.epub"))
