@@ -25,9 +25,19 @@ enum LCPNetworkSetup {
 
     /// The status checker `LCPService` runs when a book opens: warnings to stderr (and the `warning` events of
     /// `play`, through the remote warnings relay).
-    static func statusChecker(stateDirectory: URL?) -> LCPNetworkStatusChecker {
-        LCPNetworkStatusChecker(service: statusService(stateDirectory: stateDirectory)) { warning in
-            StandardStreams.printError("raudio: warning: \(warning)")
+    /// Made when a licence is checked, not when a book opens: a book without LCP opens no store for it.
+    static func statusChecker(stateDirectory: URL?) -> some LCPStatusChecking {
+        LazyStatusChecker(stateDirectory: stateDirectory)
+    }
+
+    struct LazyStatusChecker: LCPStatusChecking {
+        let stateDirectory: URL?
+
+        func check(_ document: LicenseDocument, source: String) throws(LCPError) -> (status: LCPStatusSummary, updatedDocument: LicenseDocument?) {
+            let checker = LCPNetworkStatusChecker(service: LCPNetworkSetup.statusService(stateDirectory: stateDirectory)) { warning in
+                StandardStreams.printError("raudio: warning: \(warning)")
+            }
+            return try checker.check(document, source: source)
         }
     }
 
