@@ -53,6 +53,10 @@ RENDERED = {
                      "subsets": ["full"]},
     "fr-village": {"source": "own:fr", "voice": "fr-be", "speed": "0.85", "pitch": "1.2", "subsets": ["full", "ci"]},
     "ru-bukhta": {"source": "own:ru", "voice": "ru-lv", "speed": "0.9", "pitch": "0.8", "subsets": ["full"]},
+    # The benchmark's book (make bench): Moby-Dick's first 52 chapters, about ten hours read by another English voice
+    # of eSpeak NG. Only as rendered (its MP3 files, not FLAC), and its truth from the clips alone (no onsets).
+    "moby-10h": {"source": "moby-long", "voice": "en-gb-x-rp", "speed": "0.95", "pitch": "1.0", "subsets": ["long"],
+                 "variants": ["base"], "cacheSize": "0"},
 }
 W3C = {
     "w3c-mol-audio": {"epub": "epub/w3c-epub-tests/mol-audio.epub", "subsets": ["full", "ci"]},
@@ -184,6 +188,10 @@ def book_entries(spec, corpus):
             corpus / "epub/idpf-epub3-samples/moby-dick-mo.AUDIO-MISSING.epub",
             keep_spine=["xpreface_001", "xchapter_001", "xchapter_002", "xchapter_003", "xchapter_004"],
             paragraphs=2)
+    if source == "moby-long":
+        return without_media_overlays(
+            corpus / "epub/idpf-epub3-samples/moby-dick-mo.AUDIO-MISSING.epub",
+            keep_spine=[f"xchapter_{number:03d}" for number in range(1, 53)])
     if source.startswith("own:"):
         return own_book_entries(source[4:])
     raise ValueError(source)
@@ -261,15 +269,30 @@ CREDITS_TEXT = ("End of the book. This recording was made with a neural voice an
 
 # --- truth -------------------------------------------------------------------------------------------------------
 
-def rendered_truth(book_folder, rendered_path):
+def rendered_truth(book_folder, rendered_path, onsets=True):
     """Per document of the rendered book: its sentences (offset, text, start, onset, speech end), its WAV and length;
-    and the notes (not narrated)."""
+    and the notes (not narrated). Without `onsets`, the rendered MP3 instead of a WAV, and each sentence's onset and
+    pause are its clip's start."""
     package = Package(rendered_path)
     work = book_folder / "work"
     documents = []
     for index, (document, smil) in enumerate(package.overlays(), start=1):
         clips = package.clips(smil)
         audio = clips[0][2]
+        if not onsets:
+            mp3 = work / f"doc-{index:02d}.mp3"
+            mp3.write_bytes(package.zip.read(audio))
+            text = package.text(document)
+            sentences = []
+            for _, fragment, _, begin, _ in clips:
+                start, stop = text.span(fragment)
+                sentences.append({"href": document, "offset": start, "end": stop, "text": text.string[start:stop][:120],
+                                  "start": round(begin, 3), "onset": round(begin, 3), "pause": round(begin, 3)})
+            notes = [{"href": document, "offset": start, "end": end, "text": text.string[start:end][:120],
+                      "why": "note"} for start, end in text.notes]
+            documents.append({"href": document, "wav": mp3, "seconds": clips[-1][4], "sentences": sentences,
+                              "notes": notes})
+            continue
         wav = work / f"doc-{index:02d}.wav"
         if not wav.exists():
             source = work / posixpath.basename(audio)
@@ -365,6 +388,24 @@ def make_variant(book_folder, name, documents, inserts):
     (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
 
 
+def make_copied_variant(book_folder, documents):
+    """The base variant as rendered, the audio files copied as they are (MP3)."""
+    folder = book_folder / "base"
+    if folder.exists():
+        shutil.rmtree(folder)
+    (folder / "audio").mkdir(parents=True)
+    sentences = []
+    for index, document in enumerate(documents, start=1):
+        file = f"{index:03d}.mp3"
+        shutil.copyfile(document["wav"], folder / "audio" / file)
+        sentences += shifted(document["sentences"], file)
+    truth = {"version": 1, "variant": "base", "epub": "../book.epub",
+             "audio": sorted(path.name for path in (folder / "audio").iterdir()), "sentences": sentences,
+             "notNarrated": [note for document in documents for note in document["notes"]], "inserted": [],
+             "dropped": [], "onsets": "the clips' starts"}
+    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
+
+
 def make_rendered_book(name, spec, out, corpus, raudio):
     book_folder = out / name
     work = book_folder / "work"
@@ -382,12 +423,17 @@ def make_rendered_book(name, spec, out, corpus, raudio):
         with open(work / "render.log", "wb") as log:
             result = subprocess.run([raudio, "render", str(book_folder / "book.epub"), "--voice", spec["voice"],
                                      "--speed", spec["speed"], "--pitch", spec["pitch"], "--cache",
-                                     str(out / "speech-cache"), "--cache-size", "unlimited",
+                                     str(out / "speech-cache"), "--cache-size", spec.get("cacheSize", "unlimited"),
                                      "--to", "epub3", str(rendered)], stdout=log, stderr=subprocess.STDOUT)
         if result.returncode != 0:
             sys.exit(f"make-align-set: raudio render of {name} failed ({result.returncode}): see {work / 'render.log'}")
         stamp.write_text(render_key)
-    documents = rendered_truth(book_folder, rendered)
+    variants = spec.get("variants", VARIANTS)
+    documents = rendered_truth(book_folder, rendered, onsets=variants == VARIANTS)
+    if variants == ["base"]:
+        make_copied_variant(book_folder, documents)
+        return {"name": name, "language": Package(book_folder / "book.epub").language, "narrator": spec["voice"],
+                "variants": variants, "seconds": round(sum(document["seconds"] for document in documents), 3)}
     inserts = {"intro": make_insert(work, INTRO_SECONDS, INTRO_TEXT, "en-us+f3",
                                     [("C4", "E4", "G4"), ("F4", "A4", "C5"), ("G4", "B4", "D5"), ("C4", "E4", "G4")]),
                "credits": make_insert(work, CREDITS_SECONDS, CREDITS_TEXT, "en-gb-x-rp+m2",
@@ -459,7 +505,7 @@ def main():
     parser.add_argument("--raudio", required=True)
     parser.add_argument("--out", default="build/align-set")
     parser.add_argument("--corpus", default=os.environ.get("RAUDIO_CORPUS", "../shared/corpus"))
-    parser.add_argument("--subset", choices=["ci", "full"], default="full")
+    parser.add_argument("--subset", choices=["ci", "full", "long"], default="full")
     arguments = parser.parse_args()
     out = Path(arguments.out) / arguments.subset
     corpus = Path(arguments.corpus)
