@@ -32,7 +32,7 @@ while read -r book variant; do
             "$set_folder/$book/$variant/truth.json")
     out="$aligned/$book/$variant.epub"
     start=$(date +%s%N)
-    if "$raudio" align "$set_folder/$book/book.epub" "${audio[@]}" --to epub3 "$out" \
+    if "$raudio" align "$set_folder/$book/book.epub" "${audio[@]}" --to epub3 "$out" --alignment "$aligned/$book/$variant.alignment.json" \
         > "$aligned/$book/$variant.events" 2> "$aligned/$book/$variant.stderr" < /dev/null; then
         echo "$book $variant: aligned in $(( ($(date +%s%N) - start) / 1000000 )) ms"
     else

@@ -19,7 +19,8 @@ interval must also be covered by it at 80 %.
 
 Usage: score.py TRUTH.json ALIGNMENT(.epub|.json) [--book BOOK.epub] [--json OUT.json]
        score.py --set build/align-set/full --aligned DIR [--markdown build/align-check.md] [--json OUT.json]
-         (DIR/BOOK/VARIANT.epub or .json for each book and variant of the set's index.json)
+         (DIR/BOOK/VARIANT.epub or .json for each book and variant of the set's index.json; beside an EPUB,
+         VARIANT.alignment.json, raudio align's --alignment, gives the unmatched audio it reported)
 """
 
 import argparse
@@ -58,6 +59,13 @@ def aligned_clips(path, book=None):
                 continue
             clips.append((document, span[0], posixpath.basename(audio), begin))
     return clips, None
+
+
+def unmatched_audio(path):
+    """The audio a `raudio align --alignment` JSON reports as not in the text (`unmatchedAudio`)."""
+    data = json.loads(Path(path).read_text())
+    return [{"file": posixpath.basename(span["audioHref"]), "start": span["begin"], "end": span["end"]}
+            for span in data.get("unmatchedAudio", [])]
 
 
 def percentile(values, share):
@@ -179,6 +187,9 @@ def main():
                     candidate = Path(arguments.aligned) / book["name"] / f"{variant}{suffix}"
                     if candidate.exists():
                         clips, unmatched = aligned_clips(candidate, Path(arguments.set) / book["name"] / "book.epub")
+                        report = Path(arguments.aligned) / book["name"] / f"{variant}.alignment.json"
+                        if unmatched is None and report.exists():
+                            unmatched = unmatched_audio(report)
                         row["score"] = score(truth, clips, unmatched)
                         break
                 else:
