@@ -11,6 +11,9 @@ import ReadiumStreamer
 /// JSON lines on stdout when it is not a terminal, a progress bar and the coverage on stderr otherwise.
 struct BookAlignRun {
     let command: AlignCommand
+    /// Whether JSON events go to stdout when it is not a terminal (`raudio align`); `raudio play --text` aligns
+    /// without them, its stdout carrying only play's events.
+    var printsEvents = true
     private let started = Date()
 
     init(command: AlignCommand) {
@@ -18,7 +21,7 @@ struct BookAlignRun {
     }
 
     func run() async throws(CommandFailure) {
-        let printsJSON = isatty(STDOUT_FILENO) != 1
+        let printsJSON = printsEvents && isatty(STDOUT_FILENO) != 1
         let drawsBar = isatty(STDERR_FILENO) == 1
         do {
             try await align(printsJSON: printsJSON, drawsBar: drawsBar)
@@ -43,7 +46,10 @@ struct BookAlignRun {
         }
         let audio = try Self.openAudio(command.audio)
         let loaded = VoicePresets.load()
-        let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: SpeechEngineOptions(), voice: nil,
+        // An options group made with `init()` crashes when read ("Can't read a value from a parsable argument
+        // definition"): parsing no arguments gives its defaults (eSpeak NG).
+        let engineOptions = (try? SpeechEngineOptions.parse([]))!
+        let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: engineOptions, voice: nil,
                                                 bookLanguage: publication.metadata.language.map(Language.init(code:)),
                                                 jobs: command.jobs, inWorkerProcesses: true)
         defer { SpeechEngineSetup.stopWorkers(of: engine) }
