@@ -237,24 +237,32 @@ struct AlignmentCore {
         return (placements, covered, held)
     }
 
-    /// Stage 3: each placed sentence starts at the quietest frame from 0.3 s before to 0.1 s after where the
-    /// warping put it (the pause before it), never before the previous sentence's start.
+    /// Stage 3: each placed sentence starts where speech resumes after the pause nearest to where the warping put it
+    /// (from 0.3 s before to 0.1 s after), 50 ms before the first frame of speech; never before the previous sentence's start.
     func snapToPauses(_ placements: inout [Placement?]) {
+        let thresholds = tracks.map { DynamicTimeWarping.quietThreshold($0.energy) }
         var previous: Placement?
         for index in placements.indices {
             guard var placement = placements[index] else { continue }
             let energy = tracks[placement.track].energy
+            let threshold = thresholds[placement.track]
             let frame = SpeechFeatures.frame(atSeconds: placement.begin)
-            var lower = max(1, frame - 30)
+            var lower = max(0, frame - 30)
             if let previous, previous.track == placement.track { lower = max(lower, SpeechFeatures.frame(atSeconds: previous.begin) + 1) }
-            let upper = min(energy.count - 2, frame + 10)
+            let upper = min(energy.count - 1, frame + 10)
             if lower <= upper {
-                var best = frame, bestEnergy = Float.infinity
-                for candidate in lower...upper {
-                    let smoothed = energy[candidate - 1] + energy[candidate] + energy[candidate + 1]
-                    if smoothed < bestEnergy { bestEnergy = smoothed; best = candidate }
+                // The quiet frame nearest to the warping's start, then the end of its pause.
+                var nearest: Int?
+                for candidate in lower...upper where energy[candidate] < threshold {
+                    if nearest == nil || abs(candidate - frame) < abs(nearest! - frame) { nearest = candidate }
                 }
-                placement.begin = SpeechFeatures.seconds(ofFrame: best)
+                if let quiet = nearest {
+                    var onset = quiet
+                    while onset + 1 < energy.count, energy[onset + 1] < threshold, onset + 1 - frame < 50 { onset += 1 }
+                    var pauseStart = quiet
+                    while pauseStart > lower, energy[pauseStart - 1] < threshold { pauseStart -= 1 }
+                    placement.begin = SpeechFeatures.seconds(ofFrame: max(pauseStart, onset + 1 - 5))
+                }
             }
             if placement.end <= placement.begin + 0.05 { placement.end = placement.begin + 0.05 }
             placements[index] = placement
