@@ -27,15 +27,13 @@ public enum DynamicTimeWarping {
     /// Added to a step that moves along one side only: the diagonal is preferred where both fit as well.
     public static let stepPenalty: Float = 0.5
 
-    /// The distance of two frames: Euclidean.
+    /// The distance of two frames (unit length, `SpeechFeatures.normalize()`): three times one minus the cosine of
+    /// their angle, 0 (the same) to 6 (opposite).
     @inline(__always)
     public static func distance(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Float {
-        var sum: Float = 0
-        for dimension in 0..<SpeechFeatures.dimensions {
-            let difference = a[dimension] - b[dimension]
-            sum += difference * difference
-        }
-        return sum.squareRoot()
+        var dot: Float = 0
+        for dimension in 0..<SpeechFeatures.dimensions { dot += a[dimension] * b[dimension] }
+        return 3 * (1 - dot)
     }
 
     /// Aligns `reference` with `audio` (both normalized). Empty when either is.
