@@ -46,12 +46,13 @@ struct BookAlignRun {
         }
         let audio = try Self.openAudio(command.audio)
         let loaded = VoicePresets.load()
-        // An options group made with `init()` crashes when read ("Can't read a value from a parsable argument
-        // definition"): parsing no arguments gives its defaults (eSpeak NG).
-        let engineOptions = (try? SpeechEngineOptions.parse([]))!
-        let engine = try SpeechEngineSetup.make(presets: loaded.presets, presetsFolder: loaded.folder, options: engineOptions, voice: nil,
-                                                bookLanguage: publication.metadata.language.map(Language.init(code:)),
-                                                jobs: command.jobs, inWorkerProcesses: true)
+        // eSpeak NG alone, in worker processes (a fresh one per block of sentences, as a render).
+        let engine: any TTSEngine
+        do {
+            engine = try ESpeakWorkerPool(presets: loaded.presets, presetsFolder: loaded.folder, workerCount: command.jobs)
+        } catch {
+            throw CommandFailure(error, message: error.message)
+        }
         defer { SpeechEngineSetup.stopWorkers(of: engine) }
         let configuration = SpeechSynthesizerConfiguration(defaultLanguage: command.language.map(Language.init(code:)), skippedRoles: command.skippedRoles)
         let options = BookAligner.Options(configuration: configuration, minimumConfidence: command.minimumConfidence, jobs: command.jobs)

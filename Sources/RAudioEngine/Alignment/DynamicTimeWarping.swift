@@ -6,7 +6,9 @@ import Foundation
 /// path the coarser one found (projected), down to 10 ms frames. There is no single band around the diagonal, so
 /// a narration slower or faster than the reference in places does not drift; memory is the cells of one level.
 ///
-/// Steps of the symmetric kind (diagonal twice the distance, across or up once). With `openBegin`/`openEnd`, the
+/// Three steps, each costing the distance of the cell it reaches (a step along one side alone `stepPenalty` more):
+/// with weights of the symmetric kind (the diagonal twice) an open end would let the whole reference sit on one
+/// narration frame. With `openBegin`/`openEnd`, the
 /// reference may start and end anywhere in the narration (subsequence warping; the end chosen by the cost per
 /// step): what comes before and after is narration with no text.
 public enum DynamicTimeWarping {
@@ -22,27 +24,29 @@ public enum DynamicTimeWarping {
         public var audioEnd: Int { last.last.map { Int($0) + 1 } ?? 0 }
     }
 
-    /// The distance of two frames: Euclidean.
+    /// Added to a step that moves along one side only: the diagonal is preferred where both fit as well.
+    public static let stepPenalty: Float = 0.5
+
+    /// The distance of two frames (unit length, `SpeechFeatures.normalize()`): three times one minus the cosine of
+    /// their angle, 0 (the same) to 6 (opposite).
     @inline(__always)
     public static func distance(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Float {
-        var sum: Float = 0
-        for dimension in 0..<SpeechFeatures.dimensions {
-            let difference = a[dimension] - b[dimension]
-            sum += difference * difference
-        }
-        return sum.squareRoot()
+        var dot: Float = 0
+        for dimension in 0..<SpeechFeatures.dimensions { dot += a[dimension] * b[dimension] }
+        return 3 * (1 - dot)
     }
 
     /// Aligns `reference` with `audio` (both normalized). Empty when either is.
     public static func align(reference: SpeechFeatures, audio: SpeechFeatures, openBegin: Bool, openEnd: Bool,
-                             maximumCells: Int = 24_000_000, radius: Int = 12) -> Path {
+                             maximumCells: Int = 48_000_000, radius: Int = 30) -> Path {
         let n = reference.count, m = audio.count
         guard n > 0, m > 0 else { return Path(first: [], last: [], distance: []) }
-        // Factors: the top one fits maximumCells over the whole span; each next is a quarter of it.
+        // Factors: the top one fits maximumCells over the whole span; each next is half of it.
         var factor = 1
         while (n / factor + 1) * (m / factor + 1) > maximumCells { factor *= 2 }
         var factors: [Int] = [factor]
-        while factor > 1 { factor = max(1, factor / 4); factors.append(factor) }
+        while factor > 1 { factor = max(1, factor / 2); factors.append(factor) }
+        let quietThreshold = Self.quietThreshold(audio.energy)
         var windows: [Range<Int>]? = nil
         var path: Path? = nil
         for (level, factor) in factors.enumerated() {
@@ -76,14 +80,31 @@ public enum DynamicTimeWarping {
             if !openBegin { levelWindows[0] = 0..<max(1, levelWindows[0].upperBound) }
             if !openEnd { levelWindows[rows - 1] = levelWindows[rows - 1].lowerBound..<columns }
             windows = levelWindows
-            path = warp(ref, aud, windows: levelWindows, openBegin: openBegin, openEnd: openEnd)
+            path = warp(ref, aud, windows: levelWindows, quiet: quietFrames(aud.energy, threshold: quietThreshold), openBegin: openBegin, openEnd: openEnd)
         }
         _ = windows
         return path!
     }
 
+    /// What a narration frame held across costs when it is quiet (a pause): less than any frame of speech, so that
+    /// the narrator's pauses, longer than the reference's, do not pull the path off.
+    public static let quietStepCost: Float = 1
+
+    /// The log energy under which a frame of `energy` is quiet: a third of the way from its floor (10th percentile)
+    /// to its speech (90th).
+    public static func quietThreshold(_ energy: [Float]) -> Float {
+        guard !energy.isEmpty else { return -.infinity }
+        let sorted = energy.sorted()
+        let floor = sorted[sorted.count / 10], speech = sorted[sorted.count * 9 / 10]
+        return floor + (speech - floor) / 3
+    }
+
+    static func quietFrames(_ energy: [Float], threshold: Float) -> [Bool] {
+        energy.map { $0 < threshold }
+    }
+
     /// One level: the best path through `windows` (one range of columns per row).
-    static func warp(_ reference: SpeechFeatures, _ audio: SpeechFeatures, windows: [Range<Int>], openBegin: Bool, openEnd: Bool) -> Path {
+    static func warp(_ reference: SpeechFeatures, _ audio: SpeechFeatures, windows: [Range<Int>], quiet: [Bool], openBegin: Bool, openEnd: Bool) -> Path {
         let rows = reference.count
         var offsets = [Int](repeating: 0, count: rows + 1)
         for row in 0..<rows { offsets[row + 1] = offsets[row] + windows[row].count }
@@ -110,16 +131,16 @@ public enum DynamicTimeWarping {
                             if openBegin || column == 0 { best = d; step = 3 }
                         } else {
                             if previousWindow.contains(column - 1) {
-                                let candidate = previousCost[column - 1 - previousWindow.lowerBound] + 2 * d
+                                let candidate = previousCost[column - 1 - previousWindow.lowerBound] + d
                                 if candidate < best { best = candidate; step = 0; start = previousStart[column - 1 - previousWindow.lowerBound] }
                             }
                             if previousWindow.contains(column) {
-                                let candidate = previousCost[column - previousWindow.lowerBound] + d
+                                let candidate = previousCost[column - previousWindow.lowerBound] + d + stepPenalty
                                 if candidate < best { best = candidate; step = 1; start = previousStart[column - previousWindow.lowerBound] }
                             }
                         }
                         if index > 0 {
-                            let candidate = currentCost[index - 1] + d
+                            let candidate = currentCost[index - 1] + (quiet[column] ? min(d, quietStepCost) : d) + stepPenalty
                             if candidate < best { best = candidate; step = 2; start = currentStart[index - 1] }
                         }
                         currentCost[index] = best

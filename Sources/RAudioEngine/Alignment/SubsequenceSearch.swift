@@ -19,6 +19,7 @@ public enum SubsequenceSearch {
         let n = query.count, m = audio.count
         guard n > 0, m > 0 else { return (nil, []) }
         let dimensions = SpeechFeatures.dimensions
+        let penalty = DynamicTimeWarping.stepPenalty
         var previous = [Float](repeating: .infinity, count: m), current = [Float](repeating: .infinity, count: m)
         var previousStart = [Int32](repeating: 0, count: m), currentStart = [Int32](repeating: 0, count: m)
         query.values.withUnsafeBufferPointer { q in
@@ -31,10 +32,10 @@ public enum SubsequenceSearch {
                         if row == 0 {
                             best = d; start = Int32(column)
                         } else {
-                            best = previous[column] + d; start = previousStart[column]
-                            if column > 0, previous[column - 1] + 2 * d < best { best = previous[column - 1] + 2 * d; start = previousStart[column - 1] }
+                            best = previous[column] + d + penalty; start = previousStart[column]
+                            if column > 0, previous[column - 1] + d < best { best = previous[column - 1] + d; start = previousStart[column - 1] }
                         }
-                        if column > 0, current[column - 1] + d < best { best = current[column - 1] + d; start = currentStart[column - 1] }
+                        if column > 0, current[column - 1] + d + penalty < best { best = current[column - 1] + d + penalty; start = currentStart[column - 1] }
                         current[column] = best
                         currentStart[column] = start
                     }

@@ -31,6 +31,14 @@ struct AlignmentCore {
         var unmatchedAudio: [AudioRange]
     }
 
+    /// Located parts and those that go with them, warped as one.
+    struct Group {
+        var location: Location
+        var parts: [Int]
+        /// Frames of narration before the location searched for the parts put before the located one.
+        var lead: Int
+    }
+
     /// Where a part was located: its track, the frame its narration starts at, and how far above chance that is.
     struct Location {
         var part: Int
@@ -40,9 +48,10 @@ struct AlignmentCore {
     }
 
     static let minimumPartFrames = 2_000
+    static let minimumLocateFrames = 200
     /// The first seconds of a part matched against the narration to locate it, in frames; at 1/`locateFactor` the rate.
     static let locateFrames = 2_000
-    static let locateFactor = 20
+    static let locateFactor = 10
     /// How far (robust standard deviations) below the narration's typical cost a part's best match must be.
     static let minimumLocateScore: Float = 3
 
@@ -53,42 +62,19 @@ struct AlignmentCore {
     let tracks: [SpeechFeatures]
     let options: BookAligner.Options
 
-    /// The parts: consecutive documents joined until their reference is long enough to be located.
+    /// The parts: each content document with something spoken.
     func parts() -> [Part] {
-        var parts: [Part] = []
-        var current: Part?
-        for (index, chapter) in chapters.enumerated() where !chapter.frames.isEmpty {
-            if var part = current {
-                part.chapters.append(index)
-                part.frames = part.frames.lowerBound..<chapter.frames.upperBound
-                current = part
-            } else {
-                current = Part(chapters: [index], frames: chapter.frames)
-            }
-            if let part = current, part.frames.count >= Self.minimumPartFrames {
-                parts.append(part)
-                current = nil
-            }
-        }
-        if let current {
-            // A short end joins the part before it (its narration follows it).
-            if var last = parts.popLast() {
-                last.chapters += current.chapters
-                last.frames = last.frames.lowerBound..<current.frames.upperBound
-                parts.append(last)
-            } else {
-                parts.append(current)
-            }
-        }
-        return parts
+        chapters.enumerated().filter { !$0.element.frames.isEmpty }.map { Part(chapters: [$0.offset], frames: $0.element.frames) }
     }
 
-    /// Stage 1: each part's start, searched in every track at 5 frames a second.
+    /// Stage 1: each part's start, searched in every track at 10 frames a second.
     func locate(_ parts: [Part]) -> [Location] {
         let coarseTracks = tracks.map { $0.downsampled(by: Self.locateFactor) }
         let locations = Locked([Location?](repeating: nil, count: parts.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { number in
             let part = parts[number]
+            // Under 2 s of reference is too little to be located alone.
+            guard part.frames.count >= Self.minimumLocateFrames else { return }
             let head = reference.slice(part.frames.lowerBound..<min(part.frames.upperBound, part.frames.lowerBound + Self.locateFrames))
                 .downsampled(by: Self.locateFactor)
             var allCosts: [Float] = []
@@ -100,6 +86,9 @@ struct AlignmentCore {
             }
             guard let best, allCosts.count >= 8 else { return }
             let score = Self.robustScore(best.match.cost, among: allCosts)
+            if ProcessInfo.processInfo.environment["RAUDIO_ALIGN_DEBUG"] != nil {
+                FileHandle.standardError.write(Data("align: part \(number) (\(chapters[part.chapters[0]].href), \(part.frames.count) frames) at track \(best.track) frame \(best.match.start * Self.locateFactor), cost \(best.match.cost), score \(score)\n".utf8))
+            }
             let location = Location(part: number, track: best.track, start: best.match.start * Self.locateFactor, score: score)
             locations.withLock { $0[number] = location }
         }
@@ -131,15 +120,26 @@ struct AlignmentCore {
             }
             kept.append(location)
         }
-        // A part not located between two that follow each other in one track goes with the one before it.
-        var groups: [(location: Location, parts: [Int])] = kept.map { ($0, [$0.part]) }
-        let locatedParts = Set(kept.map(\.part))
-        for (number, _) in parts.enumerated() where !locatedParts.contains(number) {
+        // Parts not located: one between two parts that follow each other in one track goes with the one before it;
+        // a short one (a heading's page) with the next part when that was located, else with the one before it. Each
+        // group's span starts earlier by twice what was put before it.
+        var groups: [Group] = kept.map { Group(location: $0, parts: [$0.part], lead: 0) }
+        let located = Set(kept.map(\.part))
+        var attached: Set<Int> = []
+        for number in parts.indices where !located.contains(number) {
             guard let before = groups.firstIndex(where: { $0.parts.last == number - 1 }) else { continue }
-            if before + 1 < groups.count, groups[before + 1].location.track == groups[before].location.track,
-               groups[before + 1].parts.first == number + 1 {
+            let sandwiched = before + 1 < groups.count && groups[before + 1].location.track == groups[before].location.track
+                && groups[before + 1].parts.first == number + 1
+            let short = parts[number].frames.count < Self.minimumPartFrames
+            if sandwiched || (short && !located.contains(number + 1)) {
                 groups[before].parts.append(number)
+                attached.insert(number)
             }
+        }
+        for number in parts.indices.reversed() where !located.contains(number) && !attached.contains(number) {
+            guard parts[number].frames.count < Self.minimumPartFrames, let after = groups.firstIndex(where: { $0.parts.first == number + 1 }) else { continue }
+            groups[after].parts.insert(number, at: 0)
+            groups[after].lead += parts[number].frames.count * 2 + 200
         }
         progress(1, parts.count + 1)
         // Stage 2: each group warped within its span, in parallel.
@@ -151,9 +151,9 @@ struct AlignmentCore {
             var number = worker
             while number < frozenGroups.count {
                 let group = frozenGroups[number]
-                let next = number + 1 < frozenGroups.count ? frozenGroups[number + 1].location : nil
-                let outcome = warp(group: group.parts.map { parts[$0] }, location: group.location,
-                                   spanEnd: next.flatMap { $0.track == group.location.track ? $0.start : nil } ?? tracks[group.location.track].count)
+                let next = number + 1 < frozenGroups.count ? frozenGroups[number + 1] : nil
+                let spanEnd = next.flatMap { $0.location.track == group.location.track ? $0.location.start - $0.lead : nil } ?? tracks[group.location.track].count
+                let outcome = warp(group: group.parts.map { parts[$0] }, location: group.location, lead: group.lead, spanEnd: spanEnd)
                 outcomes.withLock { $0[number] = outcome }
                 number += jobs
             }
@@ -180,9 +180,9 @@ struct AlignmentCore {
 
     /// Stage 2 for one group: its reference warped onto its span of narration (from a second before its located
     /// start to the next group's start in the same track), ends open.
-    func warp(group: [Part], location: Location, spanEnd: Int) -> (placements: [(sentence: Int, placement: Placement, confidence: Double)], covered: AudioRange, held: [AudioRange]) {
+    func warp(group: [Part], location: Location, lead: Int, spanEnd: Int) -> (placements: [(sentence: Int, placement: Placement, confidence: Double)], covered: AudioRange, held: [AudioRange]) {
         let track = tracks[location.track]
-        let spanStart = max(0, location.start - 100)
+        let spanStart = max(0, location.start - 100 - lead)
         let span = track.slice(spanStart..<max(spanStart + 1, min(track.count, spanEnd + 50)))
         let frames = group.first!.frames.lowerBound..<group.last!.frames.upperBound
         let ref = reference.slice(frames)
@@ -237,24 +237,32 @@ struct AlignmentCore {
         return (placements, covered, held)
     }
 
-    /// Stage 3: each placed sentence starts at the quietest frame from 0.3 s before to 0.1 s after where the
-    /// warping put it (the pause before it), never before the previous sentence's start.
+    /// Stage 3: each placed sentence starts where speech resumes after the pause nearest to where the warping put it
+    /// (from 0.3 s before to 0.1 s after), 50 ms before the first frame of speech; never before the previous sentence's start.
     func snapToPauses(_ placements: inout [Placement?]) {
+        let thresholds = tracks.map { DynamicTimeWarping.quietThreshold($0.energy) }
         var previous: Placement?
         for index in placements.indices {
             guard var placement = placements[index] else { continue }
             let energy = tracks[placement.track].energy
+            let threshold = thresholds[placement.track]
             let frame = SpeechFeatures.frame(atSeconds: placement.begin)
-            var lower = max(1, frame - 30)
+            var lower = max(0, frame - 30)
             if let previous, previous.track == placement.track { lower = max(lower, SpeechFeatures.frame(atSeconds: previous.begin) + 1) }
-            let upper = min(energy.count - 2, frame + 10)
+            let upper = min(energy.count - 1, frame + 10)
             if lower <= upper {
-                var best = frame, bestEnergy = Float.infinity
-                for candidate in lower...upper {
-                    let smoothed = energy[candidate - 1] + energy[candidate] + energy[candidate + 1]
-                    if smoothed < bestEnergy { bestEnergy = smoothed; best = candidate }
+                // The quiet frame nearest to the warping's start, then the end of its pause.
+                var nearest: Int?
+                for candidate in lower...upper where energy[candidate] < threshold {
+                    if nearest == nil || abs(candidate - frame) < abs(nearest! - frame) { nearest = candidate }
                 }
-                placement.begin = SpeechFeatures.seconds(ofFrame: best)
+                if let quiet = nearest {
+                    var onset = quiet
+                    while onset + 1 < energy.count, energy[onset + 1] < threshold, onset + 1 - frame < 50 { onset += 1 }
+                    var pauseStart = quiet
+                    while pauseStart > lower, energy[pauseStart - 1] < threshold { pauseStart -= 1 }
+                    placement.begin = SpeechFeatures.seconds(ofFrame: max(pauseStart, onset + 1 - 5))
+                }
             }
             if placement.end <= placement.begin + 0.05 { placement.end = placement.begin + 0.05 }
             placements[index] = placement
