@@ -24,6 +24,7 @@ Usage: score.py TRUTH.json ALIGNMENT(.epub|.json) [--book BOOK.epub] [--json OUT
 """
 
 import argparse
+import hashlib
 import json
 import posixpath
 import statistics
@@ -37,8 +38,25 @@ SLACK = 3
 EDGE = 1.0
 
 
-def aligned_clips(path, book=None):
-    """[(href, offset, file, start)] and the unmatched audio intervals of an alignment (None when it lists none)."""
+def audio_names(package, audio_folder):
+    """The name of the input file each audio file of an aligned EPUB is a copy of (`raudio align` copies the narration
+    into the package under names of its own), by their bytes."""
+    if audio_folder is None:
+        return {}
+    inputs = {}
+    for file in Path(audio_folder).iterdir():
+        inputs.setdefault(hashlib.sha256(file.read_bytes()).hexdigest(), file.name)
+    names = {}
+    for name in package.zip.namelist():
+        digest = hashlib.sha256(package.zip.read(name)).hexdigest() if not name.endswith(("html", "smil", "opf")) else None
+        if digest in inputs:
+            names[posixpath.basename(name)] = inputs[digest]
+    return names
+
+
+def aligned_clips(path, book=None, audio_folder=None):
+    """[(href, offset, file, start)] and the unmatched audio intervals of an alignment (None when it lists none).
+    With `audio_folder` (the narration aligned), an EPUB's audio files are named as the files they copy."""
     path = Path(path)
     if path.suffix == ".json":
         data = json.loads(path.read_text())
@@ -51,13 +69,14 @@ def aligned_clips(path, book=None):
             clips.append((clip["href"], offset, posixpath.basename(clip["file"]), float(clip["start"])))
         return clips, data.get("unmatchedAudio")
     package = Package(path)
+    names = audio_names(package, audio_folder)
     clips = []
     for _, smil in package.overlays():
         for document, fragment, audio, begin, _ in package.clips(smil):
             span = package.text(document).span(fragment)
             if span is None:
                 continue
-            clips.append((document, span[0], posixpath.basename(audio), begin))
+            clips.append((document, span[0], names.get(posixpath.basename(audio), posixpath.basename(audio)), begin))
     return clips, None
 
 
@@ -186,7 +205,8 @@ def main():
                 for suffix in (".epub", ".json"):
                     candidate = Path(arguments.aligned) / book["name"] / f"{variant}{suffix}"
                     if candidate.exists():
-                        clips, unmatched = aligned_clips(candidate, Path(arguments.set) / book["name"] / "book.epub")
+                        clips, unmatched = aligned_clips(candidate, Path(arguments.set) / book["name"] / "book.epub",
+                                                         Path(arguments.set) / book["name"] / variant / "audio")
                         report = Path(arguments.aligned) / book["name"] / f"{variant}.alignment.json"
                         if unmatched is None and report.exists():
                             unmatched = unmatched_audio(report)
@@ -200,7 +220,7 @@ def main():
         if not arguments.truth or not arguments.alignment:
             parser.error("give TRUTH.json ALIGNMENT, or --set and --aligned")
         truth = json.loads(Path(arguments.truth).read_text())
-        clips, unmatched = aligned_clips(arguments.alignment, arguments.book)
+        clips, unmatched = aligned_clips(arguments.alignment, arguments.book, Path(arguments.truth).parent / "audio")
         rows.append({"book": Path(arguments.truth).parent.parent.name, "language": "",
                      "variant": truth["variant"], "score": score(truth, clips, unmatched)})
     table = markdown(rows)
