@@ -52,10 +52,11 @@ import Testing
             "--events", "--web", "--web-port", "--open", "--sleep", "--state-dir", "--no-state",
         ]
         return [
-            "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last"]),
+            "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last", "--text"]),
             "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip"]),
             "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
                        "--cache", "--cache-size", "--shard", "--merge"],
+            "align": ["--to", "--alignment", "--granularity", "--method", "--language", "--skip", "--min-confidence", "--jobs"],
             "text": ["--from", "--unit", "--skip"],
             "info": ["--human", "--cover", "--verbose"],
             "voices": ["--language", "--human", "--voice-path"],
