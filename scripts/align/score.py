@@ -17,7 +17,7 @@ Not narrated and inserted parts are "reported" when no clip lands on them: no cl
 text, no clip starting inside an inserted interval (1 s from its edges); with an `unmatchedAudio` list, an inserted
 interval must also be covered by it at 80 %.
 
-Usage: score.py TRUTH.json ALIGNMENT(.epub|.json) [--book BOOK.epub] [--json OUT.json]
+Usage: score.py TRUTH.json ALIGNMENT(.epub|.json) [--book BOOK.epub] [--report ALIGNMENT.json] [--json OUT.json]
        score.py --set build/align-set/full --aligned DIR [--markdown build/align-check.md] [--json OUT.json]
          (DIR/BOOK/VARIANT.epub or .json for each book and variant of the set's index.json; beside an EPUB,
          VARIANT.alignment.json, raudio align's --alignment, gives the unmatched audio it reported)
@@ -190,6 +190,7 @@ def main():
     parser.add_argument("truth", nargs="?")
     parser.add_argument("alignment", nargs="?")
     parser.add_argument("--book")
+    parser.add_argument("--report", help="raudio align's --alignment JSON beside an aligned EPUB (its unmatchedAudio)")
     parser.add_argument("--set")
     parser.add_argument("--aligned")
     parser.add_argument("--markdown")
@@ -221,6 +222,8 @@ def main():
             parser.error("give TRUTH.json ALIGNMENT, or --set and --aligned")
         truth = json.loads(Path(arguments.truth).read_text())
         clips, unmatched = aligned_clips(arguments.alignment, arguments.book, Path(arguments.truth).parent / "audio")
+        if unmatched is None and arguments.report:
+            unmatched = unmatched_audio(arguments.report)
         rows.append({"book": Path(arguments.truth).parent.parent.name, "language": "",
                      "variant": truth["variant"], "score": score(truth, clips, unmatched)})
     table = markdown(rows)
