@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by scripts/bench.sh: bench_align, `raudio align` (issue 47) on a ten-hour book: Moby-Dick's first 52
+# Sourced by scripts/bench.sh: bench_align, `raudio align` (issue 47) on a ten-hour book: Moby-Dick's first 58
 # chapters read by eSpeak NG (scripts/align/make-align-set.py --subset long: made once, kept in build/align-set/long),
 # aligned on the machine's cores with its wall time and peak RSS, beside the figures aeneas published (no aeneas run
 # here: it is not packaged for Debian, and its 16 GB would not fit this machine).
 
 bench_align() {
     section_begin "Syncing an audiobook with its ebook (raudio align)" \
-        "\`raudio align BOOK.epub AUDIO... --to epub3 OUT.epub\` on a ten-hour book: the text of Moby-Dick's first 52 chapters, its narration made by \`raudio render\` with another eSpeak NG voice than the aligner's (\`en-gb-x-rp\`, speed 0.95), one MP3 per chapter (\`make align-set SUBSET=long\`). aeneas's figures are those it publishes (91 s per hour of audio on a netbook; about 16 GB of memory for a ten-hour file, readbeyond/aeneas#288), not measured here."
+        "\`raudio align BOOK.epub AUDIO... --to epub3 OUT.epub\` on a ten-hour book: the text of Moby-Dick's first 58 chapters, its narration made by \`raudio render\` with another eSpeak NG voice than the aligner's (\`en-gb-x-rp\`, speed 0.95), one MP3 per chapter (\`make align-set SUBSET=long\`). aeneas's figures are those it publishes (91 s per hour of audio on a netbook; about 16 GB of memory for a ten-hour file, readbeyond/aeneas#288), not measured here."
     local figure_time="align a 10-hour book, wall time on $(nproc) cores"
     local figure_rss="peak RSS aligning the 10-hour book"
     local set="$WORK/../align-set/long/moby-10h"
