@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong render-check soak state-stress security demo bench samples fuzz sanitize clean
+.PHONY: help deps build release install install-piper uninstall install-check deb docs test spdx conformance locators readalong render-check align-set align-check soak state-stress security demo bench samples fuzz sanitize clean
 
 help: ## List the targets
 	@echo "raudio: make TARGET"
@@ -78,6 +78,12 @@ readalong: release ## Test the read-along page (--web) in headless Chromium whil
 
 render-check: release ## Render every corpus EPUB to EPUB 3 with Media Overlays and run EPUBCheck on each book and render (not in CI); writes docs/RENDER-EPUBCHECK.md
 	@RAUDIO_CORPUS="$(CORPUS)" python3 scripts/render-epubcheck.py "$(RELEASE_BIN)/raudio"
+
+align-set: build ## Make the alignment evaluation set under build/align-set (SUBSET=ci|full; cached; scripts/align/make-align-set.py)
+	python3 scripts/align/make-align-set.py --raudio "$$($(SWIFT) build --show-bin-path)/raudio" --subset $(or $(SUBSET),full) --out build/align-set --corpus "$(CORPUS)"
+
+align-check: release ## Align every book of the evaluation set (SUBSET=ci|full) with raudio align and score it; writes build/align-check.md
+	@RAUDIO_CORPUS="$(CORPUS)" bash scripts/align/align-check.sh "$(RELEASE_BIN)/raudio" $(or $(SUBSET),full)
 
 soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, to null; writes docs/SOAK.md
 	@bash scripts/soak.sh "$(RELEASE_BIN)/raudio"

@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CExtTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // FFTW, single precision: the spectra of `raudio align`'s speech features (RAudioEngine SpeechFeatureExtractor).
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         // Loaded with dlopen on first use, not linked (CLazyLibrary): each target defines the functions raudio
         // calls, with the library's names, and forwards them. eSpeak NG (apt libespeak-ng-dev) for speech,
         // libpulse (libpulse-dev) for --output pulse, sd-bus (libsystemd-dev) for the desktop's media
@@ -70,7 +72,7 @@ let package = Package(
             dependencies: [
                 "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator",
                 "CMPG123", "CVorbisFile", "CESpeakNG", "CPulseAudio", "CSonic", "CSoxr", "CGlibcMalloc", "CFFmpeg", "CFLAC", "CEBUR128",
-                "CSystemdBus", "CCurl", "CExtTextCat",
+                "CSystemdBus", "CCurl", "CExtTextCat", "CFFTW",
             ]
         ),
         // Readium LCP (licences, the basic profile's decryption, the content protection the opener uses), shaped

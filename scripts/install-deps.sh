@@ -16,7 +16,7 @@ set -euo pipefail
 # The one list of Debian packages the project needs.
 APT_PACKAGES=(
     # Build: the C libraries behind the C* modules of Package.swift, and pkg-config to find them.
-    libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev libflac-dev libsqlite3-dev libebur128-dev libexttextcat-dev pkg-config
+    libmpg123-dev libvorbis-dev libespeak-ng-dev libpulse-dev libsonic-dev libsoxr-dev libflac-dev libsqlite3-dev libebur128-dev libexttextcat-dev libfftw3-dev pkg-config
     # FFmpeg's demuxers and decoders (AAC, M4B, ALAC, Opus, FLAC) behind CFFmpeg.
     libavformat-dev libavcodec-dev libavutil-dev
     # Remote publications: libcurl behind CCurl; nginx serves the corpus to the streaming tests on loopback.

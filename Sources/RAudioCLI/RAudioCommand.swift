@@ -32,7 +32,8 @@ public struct RAudioCommand: AsyncParsableCommand {
             error while writing output.
             """,
         version: RAudioVersion.current,
-        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, TextCommand.self, VoicesCommand.self, HistoryCommand.self, BookmarksCommand.self]
+        subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, AlignCommand.self, TextCommand.self, VoicesCommand.self,
+                      HistoryCommand.self, BookmarksCommand.self]
             + lcpSubcommands + [VersionCommand.self, ESpeakWorkerCommand.self]
     )
 

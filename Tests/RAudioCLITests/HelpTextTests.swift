@@ -53,10 +53,11 @@ import Testing
         ]
         return [
             "play": session.union(["--interval", "--cache-size", "--normalize", "--no-auto-rewind", "--auto-rewind", "--tts", "--no-tts", "--skip", "--last",
-                                   "--passphrase-file"]),
+                                   "--passphrase-file", "--text"]),
             "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip", "--passphrase-file"]),
             "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
                        "--cache", "--cache-size", "--shard", "--merge"],
+            "align": ["--to", "--alignment", "--granularity", "--method", "--language", "--skip", "--min-confidence", "--jobs"],
             "text": ["--from", "--unit", "--skip", "--passphrase-file"],
             "info": ["--human", "--cover", "--verbose", "--passphrase-file"],
             "lcp": [],

@@ -14,15 +14,20 @@ struct PlayCommand: AsyncParsableCommand {
             forward, back, next, previous, go <locator JSON>, speed 1.5, volume 0.8, status, bookmark [note], bookmarks, \
             go bookmark:ID, sleep 30m|+5m|chapter|off, chapter next|previous|N, toc; escape in a narrated EPUB. \
             An EPUB with media overlays plays its narration, with text-to-speech where there is no audio. \
+            With --text BOOK.epub, an audiobook read by a person plays as that EPUB's narration: the two are synced \
+            once as raudio align does (docs/ALIGN.md), the aligned EPUB kept in $XDG_CACHE_HOME/raudio/aligned. \
             See docs/events.md for the protocol and the exit codes.
             """
     )
 
-    @Argument(help: "The audiobook (.audiobook, manifest.json, a folder or ZIP of audio files, one audio file) or an EPUB with media overlays.")
+    @Argument(help: "The audiobook (.audiobook, manifest.json, a folder or ZIP of audio files, one audio file) or an EPUB with media overlays; with --text, the narration of that EPUB.")
     var path: String?
 
     @Flag(help: "Play the book played last (the listening state's most recent `play`), from where it was left.")
     var last = false
+
+    @Option(help: ArgumentHelp("The ebook of the audiobook (an EPUB): sync the two (as raudio align does, once: the alignment is kept in $XDG_CACHE_HOME/raudio/aligned) and play the audiobook as that EPUB's narration, with its text locators.", valueName: "book.epub"))
+    var text: String?
 
     @OptionGroup var options: PlaybackOptions
 
@@ -34,12 +39,25 @@ struct PlayCommand: AsyncParsableCommand {
 
     mutating func validate() throws {
         if last == (path != nil) { throw ValidationError("give the book to play, or --last for the one played last (not both)") }
+        if text != nil {
+            if last { throw ValidationError("--text goes with the audiobook to play, not --last (which plays the synced book played last as it is)") }
+            if narration.forceTTS { throw ValidationError("--text plays the audiobook's own narration; --tts would read the text aloud instead: give one of them") }
+        }
     }
 
     func run() async throws {
         if options.verbose { VerboseLog.enable() }
         try lcp.apply(stateDirectory: options.stateDir)
-        let book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
+        var book = try path ?? Self.lastPlayed(stateDir: options.stateDir)
+        if let text {
+            // The aligned EPUB, made once and kept: played as any narrated EPUB, so that its events, resume,
+            // bookmarks, chapters and read-along page are those of `raudio play OUT.epub`.
+            do {
+                book = try await LiveAlignment(audio: book, text: text).alignedEPUB()
+            } catch {
+                throw ExitCode(PlaySession(path: book, options: options, audio: audio, narration: narration).reportFailure(error).rawValue)
+            }
+        }
         if last { StandardStreams.printError("raudio: playing the book played last: \(book)") }
         let started = Date()
         let status = await PlaySession(path: book, options: options, audio: audio, narration: narration).run()

@@ -129,6 +129,13 @@ struct PlaySession {
         return status
     }
 
+    /// A failure before the publication is opened (`--text`'s alignment): an `error` event (and its line on stderr);
+    /// returns the exit status.
+    func reportFailure(_ failure: CommandFailure) -> ExitStatus {
+        try? writer.report(.error, code: failure.code, message: failure.message, fatal: true)
+        return failure.status
+    }
+
     /// Retries of remote resources met before a navigator exists (or while a narrated book plays) become
     /// `warning` events on stdout (and a line on stderr), from whichever thread met them; once an
     /// `AudioNavigator` is made they go through its events to every observer instead.

@@ -25,11 +25,29 @@ public struct NarrationClip: Sendable, Hashable {
     /// Seconds from the start of the document's audio file.
     public var begin: Double
     public var end: Double
+    /// The audio file it is heard in when not its document's (`raudio align`: a narration's files, shared by
+    /// documents), its media type and its decoded length; nil for the document's own `audioFile`.
+    public var audio: ClipAudio?
 
-    public init(target: NarrationTarget, begin: Double, end: Double) {
+    public init(target: NarrationTarget, begin: Double, end: Double, audio: ClipAudio? = nil) {
         self.target = target
         self.begin = begin
         self.end = end
+        self.audio = audio
+    }
+}
+
+/// An audio file some clips are heard in, apart from their document (`NarrationClip.audio`).
+public struct ClipAudio: Sendable, Hashable {
+    public var file: URL
+    public var mediaType: MediaType
+    /// Seconds, as decoded.
+    public var duration: Double
+
+    public init(file: URL, mediaType: MediaType, duration: Double) {
+        self.file = file
+        self.mediaType = mediaType
+        self.duration = duration
     }
 }
 

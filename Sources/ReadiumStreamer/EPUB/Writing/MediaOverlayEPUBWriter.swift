@@ -63,11 +63,38 @@ public struct MediaOverlayEPUBWriter {
         let folderPath = opfDirectory + [Self.folder]
         let stylesheetPath = folderPath + ["media-overlay.css"]
         var overlays: [PackageDocumentEditor.Overlay] = []
+        var sharedAudio: [URL: [String]] = [:]
         for (index, document) in documents.enumerated() {
             let path = (try? Href(document.href.hasPrefix("/") ? String(document.href.dropFirst()) : document.href).path) ?? document.href
             guard let item = source.package.items.first(where: { $0.path == path }),
                   [MediaType.xhtml.string, MediaType.svg.string].contains(item.mediaType), let data = source.data[path] else {
                 throw EPUBWriteError(.invalidNarration, subject: document.href, message: "is not an XHTML or SVG content document of \(sourceEPUB.lastPathComponent)")
+            }
+            let number = index + 1
+            let documentPath = path.split(separator: "/").map(String.init)
+            let smilPath = folderPath + ["overlay-\(number).smil"]
+            if document.clips.contains(where: { $0.audio != nil }) {
+                // Clips in shared audio files (a narration aligned with the text): each file added once.
+                var marker = try XHTMLNarrationMarker(data: data, href: path)
+                var pars: [SMILDocumentWriter.Par] = []
+                var duration = 0.0
+                for (clipIndex, clip) in document.clips.enumerated() {
+                    let audio = clip.audio ?? ClipAudio(file: document.audioFile, mediaType: document.audioMediaType, duration: document.duration)
+                    let audioPath = try sharedAudioPath(audio, folder: folderPath, packagePath: source.packagePath, added: &added, paths: &sharedAudio, editor: &editor)
+                    let id = marker.mark(clip.target, serial: clipIndex + 1)
+                    pars.append(.init(textSource: Self.relativeHref(from: smilPath, to: documentPath) + "#" + id, begin: clip.begin, end: clip.end,
+                                      audioSource: Self.relativeHref(from: smilPath, to: audioPath), audioDuration: audio.duration))
+                    duration += (min(clip.end, audio.duration) * 1000).rounded() / 1000 - (max(0, clip.begin) * 1000).rounded() / 1000
+                }
+                marker.linkStylesheet(Self.relativeHref(from: documentPath, to: stylesheetPath))
+                replaced[path] = marker.markedData()
+                let smil = SMILDocumentWriter.document(textReference: Self.relativeHref(from: smilPath, to: documentPath),
+                                                       audioSource: "", pars: pars, duration: duration)
+                added.append(.init(path: smilPath.joined(separator: "/"), data: Data(smil.utf8), compressed: true))
+                overlays.append(.init(contentItemID: item.id, smilID: editor.newIdentifier("raudio-overlay-\(number)"),
+                                      smilHref: Self.relativeHref(from: source.packagePath.split(separator: "/").map(String.init), to: smilPath),
+                                      audioID: nil, audioHref: "", audioMediaType: "", duration: max(0, duration)))
+                continue
             }
             let audio: Data
             do {
@@ -75,9 +102,6 @@ public struct MediaOverlayEPUBWriter {
             } catch {
                 throw EPUBWriteError(.invalidNarration, subject: document.audioFile.path, message: "cannot be read: \(error.localizedDescription)", cause: error)
             }
-            let number = index + 1
-            let documentPath = path.split(separator: "/").map(String.init)
-            let smilPath = folderPath + ["overlay-\(number).smil"]
             let audioExtension = document.audioFile.pathExtension.isEmpty ? "audio" : document.audioFile.pathExtension.lowercased()
             let audioPath = folderPath + ["audio-\(number).\(audioExtension)"]
 
@@ -143,6 +167,28 @@ public struct MediaOverlayEPUBWriter {
             entries.append(.init(path: path, data: replaced[path] ?? source.data[path] ?? Data(), compressed: ZIPEntryWriter.compresses(path)))
         }
         return entries + added
+    }
+
+    /// The path in the package of a shared audio file (`NarrationClip.audio`), added with its manifest item the
+    /// first time: `narration-N.EXT` in the writer's folder, N counting the shared files in order of first use.
+    private func sharedAudioPath(_ audio: ClipAudio, folder: [String], packagePath: String, added: inout [ZIPEntryWriter.Entry],
+                                 paths: inout [URL: [String]], editor: inout PackageDocumentEditor) throws(EPUBWriteError) -> [String] {
+        if let path = paths[audio.file] { return path }
+        let data: Data
+        do {
+            data = try Data(contentsOf: audio.file, options: .mappedIfSafe)
+        } catch {
+            throw EPUBWriteError(.invalidNarration, subject: audio.file.path, message: "cannot be read: \(error.localizedDescription)", cause: error)
+        }
+        let number = paths.count + 1
+        let fileExtension = audio.file.pathExtension.isEmpty ? "audio" : audio.file.pathExtension.lowercased()
+        let path = folder + ["narration-\(number).\(fileExtension)"]
+        paths[audio.file] = path
+        added.append(.init(path: path.joined(separator: "/"), data: data, compressed: false))
+        let id = editor.newIdentifier("raudio-narration-\(number)")
+        let href = Self.relativeHref(from: packagePath.split(separator: "/").map(String.init), to: path)
+        editor.extraManifestItems.append("<item id=\"\(id)\" href=\"\(XHTMLNarrationMarker.escape(href))\" media-type=\"\(XHTMLNarrationMarker.escape(audio.mediaType.string))\"/>")
+        return path
     }
 
     /// The href of `target` from the file at `base` (both paths from the container's root, as components),

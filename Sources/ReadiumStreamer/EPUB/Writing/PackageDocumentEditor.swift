@@ -12,7 +12,8 @@ struct PackageDocumentEditor {
         var contentItemID: String
         var smilID: String
         var smilHref: String
-        var audioID: String
+        /// The document's own audio file's manifest item; nil when its clips are in shared files (`extraManifestItems`).
+        var audioID: String?
         var audioHref: String
         var audioMediaType: String
         var duration: Double
@@ -67,7 +68,9 @@ struct PackageDocumentEditor {
             var items = "  <item id=\"\(stylesheet.id)\" href=\"\(escape(stylesheet.href))\" media-type=\"text/css\"/>\n"
             for overlay in overlays {
                 items += "    <item id=\"\(overlay.smilID)\" href=\"\(escape(overlay.smilHref))\" media-type=\"application/smil+xml\"/>\n"
-                items += "    <item id=\"\(overlay.audioID)\" href=\"\(escape(overlay.audioHref))\" media-type=\"\(escape(overlay.audioMediaType))\"/>\n"
+                if let audioID = overlay.audioID {
+                    items += "    <item id=\"\(audioID)\" href=\"\(escape(overlay.audioHref))\" media-type=\"\(escape(overlay.audioMediaType))\"/>\n"
+                }
             }
             for item in extraManifestItems { items += "    \(item)\n" }
             edits.append((end.lowerBound..<end.lowerBound, items + "  "))

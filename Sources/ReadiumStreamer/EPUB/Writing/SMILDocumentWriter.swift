@@ -8,6 +8,9 @@ enum SMILDocumentWriter {
         var textSource: String
         var begin: Double
         var end: Double
+        /// Its own audio file and that file's length, when not the document's.
+        var audioSource: String? = nil
+        var audioDuration: Double? = nil
     }
 
     /// The SMIL of `pars` over one audio file of `duration` seconds (its decoded length): no clock value is
@@ -24,7 +27,9 @@ enum SMILDocumentWriter {
         let audio = XHTMLNarrationMarker.escape(audioSource)
         for (index, par) in pars.enumerated() {
             smil += "      <par id=\"par\(index + 1)\"><text src=\"\(XHTMLNarrationMarker.escape(par.textSource))\"/>"
-            smil += "<audio src=\"\(audio)\" clipBegin=\"\(clockValue(par.begin, notAfter: duration))\" clipEnd=\"\(clockValue(par.end, notAfter: duration))\"/></par>\n"
+            let source = par.audioSource.map(XHTMLNarrationMarker.escape) ?? audio
+            let limit = par.audioDuration ?? duration
+            smil += "<audio src=\"\(source)\" clipBegin=\"\(clockValue(par.begin, notAfter: limit))\" clipEnd=\"\(clockValue(par.end, notAfter: limit))\"/></par>\n"
         }
         smil += "    </seq>\n  </body>\n</smil>\n"
         return smil

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import RAudioEngine
+import RAudioPlayer
+import ReadiumNavigator
+import ReadiumShared
+import ReadiumStreamer
+
+/// One run of `raudio align`: opens the EPUB and the narration, makes eSpeak NG's worker processes, aligns with
+/// `BookAligner` and writes the EPUB (through render's `MediaOverlayEPUBWriter`) and the alignment's JSON; events as
+/// JSON lines on stdout when it is not a terminal, a progress bar and the coverage on stderr otherwise.
+struct BookAlignRun {
+    let command: AlignCommand
+    /// Whether JSON events go to stdout when it is not a terminal (`raudio align`); `raudio play --text` aligns
+    /// without them, its stdout carrying only play's events.
+    var printsEvents = true
+    private let started = Date()
+
+    init(command: AlignCommand) {
+        self.command = command
+    }
+
+    func run() async throws(CommandFailure) {
+        let printsJSON = printsEvents && isatty(STDOUT_FILENO) != 1
+        let drawsBar = isatty(STDERR_FILENO) == 1
+        do {
+            try await align(printsJSON: printsJSON, drawsBar: drawsBar)
+        } catch {
+            if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
+            if printsJSON { emit(.error(error)) }
+            throw error
+        }
+    }
+
+    private func emit(_ event: AlignEvent) {
+        try? StandardStreams.printLine(event.json.serialized())
+    }
+
+    private func align(printsJSON: Bool, drawsBar: Bool) async throws(CommandFailure) {
+        for path in [command.epubOutput, command.alignment].compactMap({ $0 }) { try BookRenderRun.checkWritable(path) }
+        let publication = try PublicationLoading.open(path: command.book, checksContentDocuments: false)
+        PublicationLoading.reportWarnings(of: publication)
+        if publication.protection != nil { throw CommandFailure.protected(publication, path: command.book) }
+        guard publication.mediaType.matches(.epub), PublicationSpeechSynthesizer.canSpeak(publication: publication) else {
+            throw CommandFailure(.badData, code: "no-text", message: "\(command.book): is not an EPUB with text (raudio align reads the text of an EPUB)")
+        }
+        let audio = try Self.openAudio(command.audio)
+        let loaded = VoicePresets.load()
+        // eSpeak NG alone, in worker processes (a fresh one per block of sentences, as a render).
+        let engine: any TTSEngine
+        do {
+            engine = try ESpeakWorkerPool(presets: loaded.presets, presetsFolder: loaded.folder, workerCount: command.jobs)
+        } catch {
+            throw CommandFailure(error, message: error.message)
+        }
+        defer { SpeechEngineSetup.stopWorkers(of: engine) }
+        let configuration = SpeechSynthesizerConfiguration(defaultLanguage: command.language.map(Language.init(code:)), skippedRoles: command.skippedRoles)
+        let options = BookAligner.Options(configuration: configuration, minimumConfidence: command.minimumConfidence, jobs: command.jobs)
+        let aligner = BookAligner(engine: engine, engineIdentity: BookRenderRun.engineIdentity(engine, presetsFolder: loaded.folder))
+        if printsJSON { emit(.started(title: publication.title, audioFiles: audio.tracks.count, output: command.epubOutput ?? command.alignment ?? "")) }
+        let printer = AlignProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)
+        let result: Result<BookAlignment, CommandFailure> = await BlockingWork.run(named: "raudio.align") {
+            Result { () throws(CommandFailure) in
+                try aligner.align(publication: publication, audio: audio, options: options) { printer.report($0) }
+            }
+        }
+        let alignment = try result.get()
+        if drawsBar { StandardStreams.printError("\r\u{1B}[K", newline: false) }
+        if printsJSON {
+            for chapter in alignment.chapters { emit(.chapter(chapter)) }
+            for span in alignment.unmatchedAudio { emit(.unmatchedAudio(span)) }
+            for span in alignment.unmatchedText { emit(.unmatchedText(span)) }
+        }
+        if let path = command.alignment {
+            try Self.writeAtomically(path: path) { url throws(CommandFailure) in
+                do { try alignment.jsonData().write(to: url) } catch { throw CommandFailure(.outputIOError, code: "output-write-failed", message: "\(path): cannot be written: \(error)") }
+            }
+            if printsJSON { emit(.output(format: "alignment", path: path)) }
+        }
+        if let path = command.epubOutput {
+            let extracted = FileManager.default.temporaryDirectory.appendingPathComponent("raudio-align-\(getpid())-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: extracted) }
+            let files = try Self.audioFiles(audio, alignment: alignment, extractingInto: extracted)
+            let documents = try BookAligner.narratedDocuments(for: alignment, publication: publication, configuration: configuration, audio: files)
+            let source = URL(fileURLWithPath: command.book), target = URL(fileURLWithPath: path)
+            let written: Result<Void, EPUBWriteError> = await BlockingWork.run(named: "raudio.epub-writer") {
+                Result { () throws(EPUBWriteError) in
+                    try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write(documents, to: target)
+                }
+            }
+            do { try written.get() } catch { throw CommandFailure(error) }
+            if printsJSON { emit(.output(format: "epub3", path: path)) }
+        }
+        let audioSeconds = alignment.audio.reduce(0) { $0 + $1.duration }
+        let wall = Date().timeIntervalSince(started)
+        if printsJSON {
+            emit(.done(sentences: alignment.sentences.count, aligned: alignment.alignedSentenceCount, unmatchedAudioSeconds: alignment.unmatchedAudioSeconds,
+                       audioSeconds: audioSeconds, wallSeconds: (wall * 1000).rounded() / 1000))
+        } else {
+            StandardStreams.printError(Self.summary(alignment))
+        }
+    }
+
+    /// The coverage, per chapter then in all, as `align` prints it on a terminal.
+    static func summary(_ alignment: BookAlignment) -> String {
+        var lines: [String] = []
+        for chapter in alignment.chapters where chapter.sentences > 0 {
+            let name = chapter.title.map { "\($0) (\(chapter.href))" } ?? chapter.href
+            lines.append("  \(name): \(chapter.aligned) of \(chapter.sentences) sentences aligned" + (chapter.notFound > 0 ? ", \(chapter.notFound) not found in the audio" : ""))
+        }
+        for span in alignment.unmatchedAudio {
+            lines.append("  \(span.audioHref) \(Self.clock(span.begin))-\(Self.clock(span.end)): \(String(format: "%.1f", span.duration)) s of audio not in the text")
+        }
+        lines.append("raudio align: \(alignment.alignedSentenceCount) of \(alignment.sentences.count) sentences aligned, \(alignment.unplacedSentenceCount) not found in the audio, "
+                     + String(format: "%.1f", alignment.unmatchedAudioSeconds) + " s of audio not in the text")
+        return lines.joined(separator: "\n")
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+    }
+
+    /// Writes through a temporary name beside `path`, renamed at the end: nothing under `path` unless whole.
+    static func writeAtomically(path: String, _ body: (URL) throws(CommandFailure) -> Void) throws(CommandFailure) {
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial")
+        do throws(CommandFailure) {
+            try body(temporary)
+            _ = try? FileManager.default.removeItem(at: target)
+            do { try FileManager.default.moveItem(at: temporary, to: target) } catch {
+                throw CommandFailure(.outputIOError, code: "output-write-failed", message: "\(path): cannot be written: \(error.localizedDescription)")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// The narration's tracks: one path opened as a publication (an audiobook, a manifest, an M4B, a folder, an audio
+    /// file), several as audio files in natural order.
+    static func openAudio(_ paths: [String]) throws(CommandFailure) -> AlignmentAudio {
+        let ordered = paths.count == 1 ? paths : paths.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        var tracks: [AlignmentAudio.Track] = []
+        var hints: [AlignmentAudio.ChapterHint] = []
+        for path in ordered {
+            let publication = try PublicationLoading.open(path: path)
+            guard !publication.readingOrder.isEmpty, publication.readingOrder.allSatisfy({ $0.mediaType?.isAudio ?? false }) else {
+                throw CommandFailure(.badData, code: "align-bad-audio", message: "\(path): is not audio (give an audiobook, an M4B, a folder of audio files or audio files)")
+            }
+            let url = Href.isRemote(path) ? nil : URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            var audio = AlignmentAudio(publication: publication, file: url)
+            if paths.count > 1 {
+                // Files given one by one are named by their path.
+                audio.tracks = audio.tracks.map { track in
+                    var named = track
+                    named.href = path
+                    return named
+                }
+                audio.chapterHints = audio.chapterHints.map { hint in
+                    var named = hint
+                    named.trackHref = path
+                    return named
+                }
+            }
+            tracks += audio.tracks
+            hints += audio.chapterHints
+        }
+        let hrefs = tracks.map(\.href)
+        if Set(hrefs).count != hrefs.count {
+            throw CommandFailure.usage("the narration names one audio file twice: give each once")
+        }
+        return AlignmentAudio(tracks: tracks, chapterHints: hints)
+    }
+
+    /// Each track's file to copy into the EPUB, by href: the file itself, or its bytes written into `folder` (a track
+    /// inside an audiobook's ZIP or on a server).
+    static func audioFiles(_ audio: AlignmentAudio, alignment: BookAlignment, extractingInto folder: URL) throws(CommandFailure) -> [String: ClipAudio] {
+        var files: [String: ClipAudio] = [:]
+        let durations = Dictionary(alignment.audio.map { ($0.href, $0.duration) }, uniquingKeysWith: { first, _ in first })
+        for (number, track) in audio.tracks.enumerated() {
+            let pathExtension = ((track.file?.path ?? track.href) as NSString).pathExtension.lowercased()
+            var file = track.file
+            if file == nil {
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    let decoderFree = try PublicationResourceCopy.copy(track: track, to: folder.appendingPathComponent("track-\(number + 1).\(pathExtension.isEmpty ? "audio" : pathExtension)"))
+                    file = decoderFree
+                } catch {
+                    throw CommandFailure(.outputIOError, code: "output-write-failed", message: "\(track.href): cannot be copied: \(error)")
+                }
+            }
+            guard let file else { continue }
+            let mediaType = track.mediaType ?? Self.mediaType(forExtension: pathExtension)
+            files[track.href] = ClipAudio(file: file, mediaType: mediaType, duration: durations[track.href] ?? 0)
+        }
+        return files
+    }
+
+    static func mediaType(forExtension pathExtension: String) -> MediaType {
+        switch pathExtension {
+        case "mp3": .mp3
+        case "m4a", "m4b", "mp4", "aac": .mp4Audio
+        case "ogg", "oga", "opus": .ogg
+        case "flac": .flac
+        case "wav": .wav
+        default: MediaType("application/octet-stream")!
+        }
+    }
+}
+
+/// Copies a track's resource (inside a ZIP, or remote) to a file.
+enum PublicationResourceCopy {
+    static func copy(track: AlignmentAudio.Track, to url: URL) throws -> URL {
+        guard let read = track.read else { throw CommandFailure.badData("\(track.href): cannot be read") }
+        let data = try read()
+        try data.write(to: url)
+        return url
+    }
+}
+
+/// Turns the aligner's reports into `progress` events (at most one per percent) and the progress bar.
+final class AlignProgressPrinter: Sendable {
+    let printsJSON: Bool
+    let drawsBar: Bool
+    let started: Date
+    private let state = Locked<(percent: Int, drawn: Double)>((-1, 0))
+
+    init(printsJSON: Bool, drawsBar: Bool, started: Date) {
+        self.printsJSON = printsJSON
+        self.drawsBar = drawsBar
+        self.started = started
+    }
+
+    func report(_ report: AlignProgressReport) {
+        let now = Date().timeIntervalSince(started)
+        let percent = Int(report.fraction * 100)
+        let (emits, draws) = state.withLock { state -> (Bool, Bool) in
+            let emits = percent != state.percent
+            if emits { state.percent = percent }
+            let draws = now - state.drawn >= 0.25
+            if draws { state.drawn = now }
+            return (emits, draws)
+        }
+        if printsJSON, emits { try? StandardStreams.printLine(AlignEvent.progress(report).json.serialized()) }
+        if drawsBar, draws {
+            let width = max(10, min(40, TerminalMode.size(of: STDERR_FILENO).columns - 40))
+            let filled = Int(report.fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let line = "[\(bar)] \(Int(report.fraction * 100))% \(report.stage.rawValue) \(report.done)/\(report.total) \(Int(now)) s"
+            StandardStreams.printError("\r" + line + "\u{1B}[K", newline: false)
+        }
+    }
+}
