@@ -29,7 +29,8 @@ extension ExitStatus {
              .xmlMalformed, .entityDeclaration, .xmlTooLarge, .xmlEncoding, .xmlEmpty,
              .notEPUB, .invalidContainer, .invalidPackage, .noReadableContent, .unreadableSource,
              .smilUnreadable, .smilMalformed, .protected, .noAudio, .unknownHref, .badLocator,
-             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed:
+             .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed,
+             .alignNoMatch, .alignBadAudio, .alignStale:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,
