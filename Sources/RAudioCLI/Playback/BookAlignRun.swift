@@ -146,7 +146,7 @@ struct BookAlignRun {
         for path in ordered {
             let publication = try PublicationLoading.open(path: path)
             guard !publication.readingOrder.isEmpty, publication.readingOrder.allSatisfy({ $0.mediaType?.isAudio ?? false }) else {
-                throw CommandFailure(.badData, code: "align-bad-audio", message: "\(path): is not audio (give an audiobook, an M4B, a folder of audio files or audio files)")
+                throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(path): is not audio (give an audiobook, an M4B, a folder of audio files or audio files)")
             }
             let url = Href.isRemote(path) ? nil : URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
             var audio = AlignmentAudio(publication: publication, file: url)

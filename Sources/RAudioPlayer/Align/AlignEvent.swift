@@ -103,7 +103,7 @@ extension BookAligner {
             defer { index += 1 }
             guard let sentence = byUtterance[index] else { continue }
             guard sentence.text == utterance.text else {
-                throw CommandFailure(.badData, code: "align-stale",
+                throw CommandFailure(.badData, code: RAudioErrorCode.alignStale.rawValue,
                                      message: "\(sentence.href): the alignment's sentence \(index) (\"\(sentence.text.prefix(40))\") is not the book's (\"\(utterance.text.prefix(40))\"): align this edition again")
             }
             guard sentence.isPlaced, let href = sentence.audioHref, let clipAudio = audio[href], let begin = sentence.begin, let end = sentence.end, end > begin else { continue }

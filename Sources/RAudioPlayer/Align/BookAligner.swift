@@ -114,12 +114,12 @@ public final class BookAligner: Sendable {
                 let decoder = try track.open()
                 features = try SpeechFeatureReader.features(of: decoder)
             } catch let error as AudioDecoderError {
-                throw CommandFailure(error, code: "align-bad-audio", message: "\(track.href): cannot be read as audio (\(error.message))")
+                throw CommandFailure(error, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error.message))")
             } catch {
-                throw CommandFailure(.badData, code: "align-bad-audio", message: "\(track.href): cannot be read as audio (\(error))")
+                throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error))")
             }
             guard features.count >= 100 else {
-                throw CommandFailure(.badData, code: "align-bad-audio", message: "\(track.href): holds no audio (\(String(format: "%.2f", features.seconds)) s)")
+                throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): holds no audio (\(String(format: "%.2f", features.seconds)) s)")
             }
             features.normalize()
             tracks.append((track.href, features))
@@ -128,7 +128,7 @@ public final class BookAligner: Sendable {
         let core = AlignmentCore(reference: reference, chapters: chapters, sentences: sentences.map(\.frames), tracks: tracks.map(\.features), options: options)
         let result = core.run { done, total in progress(AlignProgressReport(stage: .aligning, done: done, total: total, href: nil)) }
         guard result.placements.contains(where: { $0 != nil }) else {
-            throw CommandFailure(.badData, code: "align-no-match",
+            throw CommandFailure(.badData, code: RAudioErrorCode.alignNoMatch.rawValue,
                                  message: "\(audio.tracks.first?.href ?? "the audio"): no part of the narration matches the text of \(publication.title) (another book, or another language than the text's?)")
         }
         return assemble(publication: publication, mainLanguage: mainLanguage, sentences: sentences, chapters: chapters,

@@ -33,7 +33,8 @@ extension ExitStatus {
              .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed,
              .lcpPassphraseMissing, .lcpPassphraseWrong, .lcpLicenseExpired, .lcpLicenseNotYetValid, .lcpLicenseRevoked,
              .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpProfileUnsupported, .lcpLicenseInvalid,
-             .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch, .lcpCopySpent:
+             .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch, .lcpCopySpent,
+             .alignNoMatch, .alignBadAudio, .alignStale:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,

@@ -213,4 +213,13 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     case stateBusy = "busy"
     /// Any other failure of SQLite (a full disk, a folder that cannot be written).
     case stateFailed = "failed"
+
+    // MARK: Aligning a narration with its text (raudio align)
+
+    /// No part of the narration matches the text: the audio of another book, or in another language than the text.
+    case alignNoMatch = "align-no-match"
+    /// A file of the narration cannot be decoded, or holds no audio (an empty file).
+    case alignBadAudio = "align-bad-audio"
+    /// An alignment's sentences are not the book's (another edition): align it again.
+    case alignStale = "align-stale"
 }
