@@ -9,7 +9,7 @@
 #   RAUDIO_CORPUS        the shared corpus (default ../shared/corpus beside the project root)
 #   RAUDIO_BENCH_RUNS    repetitions of whole-process runs (default 5)
 #   RAUDIO_BENCH_OUTPUT  where to write the report (default BENCHMARKS.md at the project root)
-#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts piper media_overlays render align");
+#   RAUDIO_BENCH_SECTIONS  the sections to run, in order (default "epub audio formats state terminal ipc remote tts piper media_overlays render align lcp");
 #                        a partial run writes a partial report, so point RAUDIO_BENCH_OUTPUT elsewhere
 #   RAUDIO_BENCH_TTS_RUNS  hyperfine runs per text-to-speech throughput row (default 3)
 #   RAUDIO_BENCH_TTS_BOOKS more throughput rows, 'LABEL|EPUB|VOICE|RATE|PITCH' separated by ';' (a book
@@ -1021,8 +1021,9 @@ write_report() {
 
 source "$ROOT/scripts/bench-render.sh"
 source "$ROOT/scripts/bench-align.sh"
+source "$ROOT/scripts/bench-lcp.sh"
 
-for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts piper media_overlays render align}; do
+for section in ${RAUDIO_BENCH_SECTIONS:-epub audio formats state terminal ipc remote tts piper media_overlays render align lcp}; do
     "bench_$section"
 done
 write_report
