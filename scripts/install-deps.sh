@@ -23,9 +23,9 @@ APT_PACKAGES=(
     libcurl4-openssl-dev nginx-light
     # Run and test: the speech voices, a PulseAudio daemon and its client tools, the tools that make and
     # check samples/ (sox, lame, vorbis-tools, mpg123, zip, unzip), ffmpeg (reference decodes, test files),
-    # hyperfine, opus-tools and flac (reference decoders) for `make bench`, socat (the README's IPC example, tested),
+    # hyperfine, opus-tools and flac (reference decoders) and openssl (the LCP package of scripts/bench-lcp.sh) for `make bench`, socat (the README's IPC example, tested),
     # pip for the validator's Python packages, venv for the Piper environment.
-    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac python3-pip python3-venv socat
+    espeak-ng pulseaudio pulseaudio-utils sox lame vorbis-tools mpg123 ffmpeg zip unzip hyperfine opus-tools flac openssl python3-pip python3-venv socat
     # Locator check: a headless browser and its WebDriver, to resolve our locators as a visual navigator does.
     chromium chromium-driver
     # Desktop media controls (MPRIS): sd-bus behind CSystemdBus; for the tests a private session bus and
