@@ -115,6 +115,19 @@ struct CatalogFetcherTests {
         #expect(server.requests.last?.headers["authorization"] == "Bearer s3cret")
     }
 
+    /// libcurl's handles are reused: the headers of one request (its credentials) are not sent with the next.
+    @Test func aRequestAfterAnAuthorizedOneCarriesNoCredentials() throws {
+        let server = try ScriptedHTTPServer()
+        server.answer("GET", "open.json", with: .init(Self.feed))
+        let client = CurlHTTPClient()
+        var fetcher = CatalogFetcher(client: client, credentials: .bearer(token: "s3cret"), credentialsHost: "127.0.0.1")
+        fetcher.retryDelays = []
+        _ = try fetcher.feed(at: server.url("open.json"))
+        #expect(server.requests.last?.headers["authorization"] == "Bearer s3cret")
+        _ = try CatalogFetcher(client: client).feed(at: server.url("open.json"))
+        #expect(server.requests.last?.headers["authorization"] == nil)
+    }
+
     /// A probe reads only the first bytes of what is not a catalog (an audio file behind `URL#fragment`).
     @Test func aProbeStopsAtTheFirstBytesOfWhatIsNotAFeed() throws {
         let server = try ScriptedHTTPServer()
