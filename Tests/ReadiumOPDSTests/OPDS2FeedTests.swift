@@ -161,6 +161,13 @@ struct OPDS2FeedTests {
         #expect(Set(templated.flatMap(\.acquisitionMediaTypes)) == [OPDSMediaType.epub, "application/pdf"])
     }
 
+    /// A Readium manifest (`manifest.json#anchor` given to raudio play) is not taken for a publication of a feed.
+    @Test func aReadiumManifestIsNotAFeed() throws {
+        let manifest = #"{"metadata": {"title": "Book"}, "links": [{"rel": "self", "href": "manifest.json"}], "readingOrder": [{"href": "a.mp3"}]}"#
+        let error = try #require(throws: OPDSError.self) { try OPDSParser.parseFeed(data: Data(manifest.utf8), url: "manifest.json") }
+        #expect(error.code == .catalogNotAFeed)
+    }
+
     @Test func palaceBadFeedKeepsWhatCanBeHadWithWarnings() throws {
         let feed = try OPDSCorpus.feed("opds2/palace-bad-feed.json")
         // Publication 0 has no title, publication 2 no links: both left out, each with a warning.

@@ -27,6 +27,9 @@ public enum OPDS2Parser {
         if object["metadata"] == nil, object["authentication"] != nil {
             throw OPDSError(.catalogAuthenticationFailed, url: url, message: "is an OPDS authentication document: the catalog asks to sign in first")
         }
+        if object["readingOrder"] != nil || object["spine"] != nil {
+            throw OPDSError(.catalogNotAFeed, url: url, message: "is a Readium manifest (it has a reading order), not an OPDS feed")
+        }
         guard let metadataReader = reader.child("metadata") else {
             throw OPDSError(.catalogNotAFeed, url: url, message: "is JSON without \"metadata\", not an OPDS 2 feed")
         }
