@@ -117,13 +117,18 @@ struct CatalogListing {
         return "\(components?.string ?? url)#\(CatalogEntryReference.fragment(for: item.publication, index: item.index))"
     }
 
-    /// `audiobook`, `epub`, `pdf`, or the essence of the type the acquisitions end in (`unknown` without one).
+    /// `audiobook`, `epub`, `pdf`, the essence of another type the acquisitions end in, else the publication's
+    /// `@type` in lower case (`ebook`, `publicationissue`); `unknown` without either. A loan document's type (an OPDS
+    /// publication or entry) says nothing of the book and is passed over.
     static func format(of publication: OPDSPublication) -> String {
         if publication.isAudiobook { return "audiobook" }
-        let types = publication.acquisitionLinks.flatMap(\.acquisitionMediaTypes).map(OPDSMediaType.essence)
+        let types = publication.acquisitionLinks.flatMap(\.acquisitionMediaTypes).filter { !OPDSMediaType.isOPDS2($0) && !OPDSMediaType.isAtom($0) }
+            .map(OPDSMediaType.essence)
         if types.contains(OPDSMediaType.epub) { return "epub" }
         if types.contains("application/pdf") { return "pdf" }
-        return types.first ?? (publication.metadata.type?.hasSuffix("Book") == true ? "ebook" : "unknown")
+        if let type = types.first { return type }
+        if let type = publication.metadata.type, let name = type.split(separator: "/").last { return name.lowercased() }
+        return "unknown"
     }
 
     /// The readable list, for a terminal.
