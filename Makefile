@@ -102,9 +102,9 @@ bench: release ## Run the benchmarks against their targets and reference tools; 
 	$(SWIFT_RELEASE) --product raudio-bench
 	@bash scripts/bench.sh "$(RELEASE_BIN)/raudio"
 
-DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine RAudioPlayer
+DOCC_TARGETS = ReadiumShared ReadiumStreamer ReadiumNavigator RAudioEngine RAudioPlayer ReadiumOPDS
 
-docs: deps ## Build the DocC documentation of the five libraries as static HTML in build/docs (fails on a warning)
+docs: deps ## Build the DocC documentation of the six libraries as static HTML in build/docs (fails on a warning)
 	@bash scripts/docs.sh "$(SWIFT)" build/docs $(DOCC_TARGETS)
 
 samples: deps ## Regenerate samples/ from its text (see samples/README.md)

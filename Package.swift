@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RAudioEngine", targets: ["RAudioEngine"]),
         .library(name: "RAudioState", targets: ["RAudioState"]),
         .library(name: "ReadiumLCP", targets: ["ReadiumLCP"]),
+        .library(name: "ReadiumOPDS", targets: ["ReadiumOPDS"]),
         .library(name: "RAudioPlayer", targets: ["RAudioPlayer"]),
         .executable(name: "raudio", targets: ["raudio"]),
     ],
@@ -88,6 +89,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // OPDS catalogs (OPDS 1.x Atom, OPDS 2.0 JSON, OpenSearch, OPDS Authentication 1.0) into typed models on
+        // ReadiumShared's, shaped as readium/swift-toolkit's ReadiumOPDS; Atom is read with the streamer's XML reader.
+        .target(name: "ReadiumOPDS", dependencies: ["ReadiumShared", "ReadiumStreamer"]),
         // The listening state (positions, bookmarks, settings) in a SQLite file.
         .target(name: "RAudioState", dependencies: ["ReadiumShared", "CSQLite"]),
         // A listening session as a library: typed events and commands, chapters, the sleep timer, the listening
@@ -96,7 +100,7 @@ let package = Package(
         .target(
             name: "RAudioCLI",
             dependencies: [
-                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer", "ReadiumLCP",
+                "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator", "RAudioEngine", "RAudioState", "RAudioPlayer", "ReadiumLCP", "ReadiumOPDS",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -158,12 +162,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The fetching tests go through raudio's own HTTP client (RAudioEngine's libcurl).
+        .testTarget(name: "ReadiumOPDSTests", dependencies: ["RAudioTestSupport", "ReadiumOPDS", "ReadiumShared", "ReadiumStreamer", "RAudioEngine"]),
         .testTarget(name: "ReadiumNavigatorTests", dependencies: ["RAudioTestSupport", "ReadiumNavigator", "ReadiumShared"]),
         .testTarget(name: "RAudioEngineTests", dependencies: ["RAudioTestSupport", "RAudioEngine", "ReadiumShared", "ReadiumStreamer", "ReadiumNavigator"]),
         .testTarget(
             name: "RAudioCLITests",
             dependencies: [
                 "RAudioTestSupport", "RAudioCLI", "RAudioPlayer", "RAudioState", "ReadiumShared", "ReadiumNavigator", "ReadiumStreamer",
+                // The catalog tests: feeds checked against the library's own reading of them.
+                "ReadiumOPDS",
                 // LCP tests: the clear track decrypted in the test, licences re-signed with the published test key.
                 "ReadiumLCP", "LCPTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto"),
@@ -183,12 +191,14 @@ let package = Package(
 if Context.environment["RAUDIO_PACKAGE_SUBSET"] == "tsan" {
     // ReadiumLCP too (and with it swift-crypto's BoringSSL): none of these suites needs it; the CLI is built
     // without `raudio lcp` and LCP books (`#if canImport(ReadiumLCP)`).
-    let notRun: Set = ["ReadiumLCP", "ReadiumStreamerTests", "ReadiumLCPTests", "LCPTestSupport", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
+    // ReadiumOPDS too: `raudio catalog` and catalog entries are left out of it (`#if canImport(ReadiumOPDS)`).
+    let notRun: Set = ["ReadiumLCP", "ReadiumOPDS", "ReadiumOPDSTests", "ReadiumStreamerTests", "ReadiumLCPTests", "LCPTestSupport", "RAudioCLITests", "RAudioPlayerTests", "RAudioBenchTests", "raudio-bench", "raudio-fuzz"]
     package.targets.removeAll { notRun.contains($0.name) }
-    package.products.removeAll { $0.name == "ReadiumLCP" }
+    package.products.removeAll { $0.name == "ReadiumLCP" || $0.name == "ReadiumOPDS" }
     for target in package.targets where target.name == "RAudioCLI" {
         target.dependencies.removeAll { dependency in
             if case .byNameItem(name: "ReadiumLCP", _) = dependency { return true }
+            if case .byNameItem(name: "ReadiumOPDS", _) = dependency { return true }
             return false
         }
     }

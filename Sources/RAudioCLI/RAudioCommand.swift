@@ -19,7 +19,9 @@ public struct RAudioCommand: AsyncParsableCommand {
             stdout, each position a Readium Locator, and read commands on stdin. Each subcommand has its own \
             page: man raudio.play, man raudio.speak, ... Books protected by Readium LCP (.lcpa, LCP EPUBs, an .lcpl \
             beside its package) open with their passphrase: --passphrase-file FILE, one raudio remembers (only its \
-            SHA-256 is kept), or a prompt on the terminal; raudio lcp info shows a licence (docs/LCP.md).
+            SHA-256 is kept), or a prompt on the terminal; raudio lcp info shows a licence (docs/LCP.md). raudio \
+            catalog lists an OPDS catalog, and play, speak and info open an entry of one as CATALOG-URL#ENTRY \
+            (docs/OPDS.md).
 
             Environment: RAUDIO_STATE_DIR is where positions, bookmarks and settings are kept (default \
             $XDG_STATE_HOME/raudio, else ~/.local/state/raudio); RAUDIO_NO_STATE=1 neither resumes nor saves; \
@@ -34,7 +36,7 @@ public struct RAudioCommand: AsyncParsableCommand {
         version: RAudioVersion.current,
         subcommands: [InfoCommand.self, PlayCommand.self, SpeakCommand.self, RenderCommand.self, AlignCommand.self, TextCommand.self, VoicesCommand.self,
                       HistoryCommand.self, BookmarksCommand.self]
-            + lcpSubcommands + [VersionCommand.self, ESpeakWorkerCommand.self]
+            + catalogSubcommands + lcpSubcommands + [VersionCommand.self, ESpeakWorkerCommand.self]
     )
 
     public init() {}
@@ -43,6 +45,15 @@ public struct RAudioCommand: AsyncParsableCommand {
     private static var lcpSubcommands: [any ParsableCommand.Type] {
         #if canImport(ReadiumLCP)
         [LCPCommand.self]
+        #else
+        []
+        #endif
+    }
+
+    /// `raudio catalog`, absent from CI's ThreadSanitizer build, which has no ReadiumOPDS.
+    private static var catalogSubcommands: [any ParsableCommand.Type] {
+        #if canImport(ReadiumOPDS)
+        [CatalogCommand.self]
         #else
         []
         #endif

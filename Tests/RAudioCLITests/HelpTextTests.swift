@@ -61,6 +61,7 @@ import Testing
             "text": ["--from", "--unit", "--skip", "--passphrase-file"],
             "info": ["--human", "--cover", "--verbose", "--passphrase-file"],
             "lcp": [],
+            "catalog": ["--search", "--page", "--facet", "--credentials", "--json"],
             "voices": ["--language", "--human", "--voice-path"],
             "history": ["--state-dir", "--human"],
             "bookmarks": ["--state-dir", "--delete", "--human"],

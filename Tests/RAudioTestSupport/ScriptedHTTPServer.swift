@@ -13,24 +13,44 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         public var body: Data
         /// Seconds to wait before answering (a slow server).
         public var delay: TimeInterval
+        /// The `Authorization` header the answer needs; any other (or none) gets `unauthorized` (a catalog's sign-in).
+        public var requiredAuthorization: String?
+        /// What a request without the required authorization gets: 401 and an OPDS authentication document, by default.
+        public var unauthorized: Data
+        /// The `ETag` sent with the answer; a request whose `If-None-Match` has it gets `304 Not Modified`.
+        public var etag: String?
+        /// More response headers (`Location` for a redirect).
+        public var extraHeaders: [String: String] = [:]
 
-        public init(status: Int = 200, contentType: String = "application/json", body: Data, delay: TimeInterval = 0) {
+        public init(
+            status: Int = 200, contentType: String = "application/json", body: Data, delay: TimeInterval = 0,
+            requiredAuthorization: String? = nil, unauthorized: Data = Data(), etag: String? = nil
+        ) {
             self.status = status
             self.contentType = contentType
             self.body = body
             self.delay = delay
+            self.requiredAuthorization = requiredAuthorization
+            self.unauthorized = unauthorized
+            self.etag = etag
         }
 
-        public init(status: Int = 200, contentType: String = "application/json", _ text: String, delay: TimeInterval = 0) {
-            self.init(status: status, contentType: contentType, body: Data(text.utf8), delay: delay)
+        public init(
+            status: Int = 200, contentType: String = "application/json", _ text: String, delay: TimeInterval = 0,
+            requiredAuthorization: String? = nil, unauthorized: String = "", etag: String? = nil
+        ) {
+            self.init(status: status, contentType: contentType, body: Data(text.utf8), delay: delay,
+                      requiredAuthorization: requiredAuthorization, unauthorized: Data(unauthorized.utf8), etag: etag)
         }
     }
 
-    /// A request that arrived: its method, path with query, and `Range` header.
+    /// A request that arrived: its method, path with query, and `Range` header (and the few others tests look at).
     public struct Request: Sendable, Equatable {
         public var method: String
         public var target: String
         public var range: String?
+        /// `Authorization`, `If-None-Match`, `If-Modified-Since` and `Accept`, by lower-cased name, when sent.
+        public var headers: [String: String] = [:]
 
         /// The target without its query.
         public var path: String { String(target.prefix { $0 != "?" }) }
@@ -98,7 +118,11 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         let method = parts.first.map(String.init) ?? "GET"
         let target = parts.dropFirst().first.map(String.init) ?? "/"
         let range = head.headers.first { $0.name.lowercased() == "range" }?.value
-        let request = Request(method: method, target: target, range: range)
+        var headers: [String: String] = [:]
+        for header in head.headers where ["authorization", "if-none-match", "if-modified-since", "accept"].contains(header.name.lowercased()) {
+            headers[header.name.lowercased()] = header.value
+        }
+        let request = Request(method: method, target: target, range: range, headers: headers)
         log.withLock { $0.append(request) }
         // A body (none expected) is read and dropped so that the client sees the answer, not a reset.
         if let length = head.headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }), length > 0 {
@@ -114,13 +138,20 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }
         var body = answer.body
         var status = answer.status
-        var extra = ""
+        var extra = answer.etag.map { "ETag: \($0)\r\n" } ?? ""
+        for (name, value) in answer.extraHeaders.sorted(by: { $0.key < $1.key }) { extra += "\(name): \(value)\r\n" }
+        var contentType = answer.contentType
+        if let required = answer.requiredAuthorization, headers["authorization"] != required {
+            (status, body, contentType) = (401, answer.unauthorized, "application/opds-authentication+json")
+        } else if let etag = answer.etag, headers["if-none-match"] == etag {
+            (status, body) = (304, Data())
+        }
         if method == "GET", status == 200, let range, let bounds = Self.byteRange(range, length: body.count) {
             extra = "Content-Range: bytes \(bounds.lowerBound)-\(bounds.upperBound - 1)/\(body.count)\r\n"
             body = body.subdata(in: bounds)
             status = 206
         }
-        let headText = "HTTP/1.1 \(status) Scripted\r\nContent-Type: \(answer.contentType)\r\nContent-Length: \(body.count)\r\n"
+        let headText = "HTTP/1.1 \(status) Scripted\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
             + "Accept-Ranges: bytes\r\n\(extra)Connection: close\r\n\r\n"
         Array(headText.utf8).withUnsafeBytes { _ = LoopbackPort.send($0, to: client) }
         if method != "HEAD" { body.withUnsafeBytes { _ = LoopbackPort.send($0, to: client) } }

@@ -50,7 +50,7 @@ struct TextCommand: ParsableCommand {
     func run() throws {
         try lcp.apply()
         // The content service warns about a malformed document when it reads it: not a second time on opening.
-        let publication = try PublicationLoading.open(path: path, checksContentDocuments: false)
+        let publication = try PublicationLoading.open(path: path, checksContentDocuments: false, prefersText: true)
         guard (try? publication.content(from: nil)) != nil else {
             throw CommandFailure.badData("\(path): has no text (\(publication.mediaType)); raudio text reads EPUBs, HTML pages and text files")
         }

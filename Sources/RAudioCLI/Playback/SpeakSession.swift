@@ -26,7 +26,7 @@ struct SpeakSession {
         ESpeakEngine.startInitializing()
         // The content service warns about a malformed chapter when the reading reaches it (a `warning`
         // event): no need to parse the whole book before the first word.
-        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false)
+        let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false, prefersText: true)
         PublicationLoading.reportWarnings(of: publication)
         if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }
         guard PublicationSpeechSynthesizer.canSpeak(publication: publication) else {

@@ -5,6 +5,9 @@ import RAudioPlayer
 #if canImport(ReadiumLCP)
 import ReadiumLCP
 #endif
+#if canImport(ReadiumOPDS)
+import ReadiumOPDS
+#endif
 import ReadiumShared
 import ReadiumStreamer
 
@@ -16,8 +19,13 @@ enum PublicationLoading {
     ///
     /// `path` may be an `http(s)://` URL of a remote manifest; local manifests may name remote tracks. An LCP book
     /// is unlocked with `LCPSetup`'s passphrase; `opensLocked` shows one without its passphrase still protected
-    /// (`raudio info`) instead of failing.
-    static func open(path: String, checksContentDocuments: Bool = true, opensLocked: Bool = false) throws(CommandFailure) -> Publication {
+    /// (`raudio info`) instead of failing. `CATALOG-URL#ENTRY` opens the best link of an OPDS catalog's entry
+    /// (`CatalogEntryOpening`): an EPUB first when `prefersText` (reading aloud), an audiobook first otherwise.
+    static func open(path: String, checksContentDocuments: Bool = true, opensLocked: Bool = false, prefersText: Bool = false) throws(CommandFailure) -> Publication {
+        var path = path
+        #if canImport(ReadiumOPDS)
+        if let target = try CatalogEntryOpening.target(for: path, prefersText: prefersText) { path = target }
+        #endif
         let url: URL
         if Href.isRemote(path) {
             guard let remote = URL(string: path), remote.host != nil else {

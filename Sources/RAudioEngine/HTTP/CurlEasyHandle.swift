@@ -44,6 +44,12 @@ final class CurlEasyHandle {
                 }
                 let context = Unmanaged.passUnretained(transfer).toOpaque()
                 configure(request, settings: settings, context: context)
+                let headerList = self.headerList(request.headers)
+                defer {
+                    raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_HTTPHEADER, nil)
+                    curl.slistFreeAll(headerList)
+                }
+                raudio_curl_setopt_pointer(curl.setopt, handle, CURLOPT_HTTPHEADER, headerList.map { UnsafeMutableRawPointer($0) })
                 errorBuffer[0] = 0
                 let code = withExtendedLifetime(transfer) { curl.easyPerform(handle) }
                 // The callbacks must not outlive this call: clear what points at `transfer`.
@@ -66,6 +72,19 @@ final class CurlEasyHandle {
         default:
             throw error(for: code, url: request.url, settings: settings)
         }
+    }
+
+    /// The `curl_slist` of `headers` (`Name: value` each, in name order), nil when there are none; freed with
+    /// `curl_slist_free_all` after the transfer. libcurl drops `Authorization` on a redirect to another host
+    /// (`CURLOPT_UNRESTRICTED_AUTH` stays off).
+    private func headerList(_ headers: [String: String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            // A header value cannot hold a line break (it would start another header).
+            let clean = value.filter { $0 != "\r" && $0 != "\n" }
+            if let longer = curl.slistAppend(list, "\(name): \(clean)") { list = longer }
+        }
+        return list
     }
 
     private func configure(_ request: HTTPRequest, settings: Settings, context: UnsafeMutableRawPointer) {

@@ -24,6 +24,9 @@ struct CurlLibrary: @unchecked Sendable {
     let easyPerform: @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
     let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
     let versionInfo: @convention(c) (CURLversion) -> UnsafeMutablePointer<curl_version_info_data>?
+    /// `curl_slist_append` and `curl_slist_free_all`: the list of a request's extra headers (`CURLOPT_HTTPHEADER`).
+    let slistAppend: @convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?
+    let slistFreeAll: @convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void
     /// `curl_easy_setopt` and `curl_easy_getinfo`, for CCurl's typed wrappers.
     let setopt: UnsafeMutableRawPointer
     let getinfo: UnsafeMutableRawPointer
@@ -39,7 +42,8 @@ struct CurlLibrary: @unchecked Sendable {
         guard let easyInit = symbol("curl_easy_init"), let easyCleanup = symbol("curl_easy_cleanup"),
               let easyPerform = symbol("curl_easy_perform"), let easyStrerror = symbol("curl_easy_strerror"),
               let versionInfo = symbol("curl_version_info"), let globalInit = symbol("curl_global_init"),
-              let setopt = symbol("curl_easy_setopt"), let getinfo = symbol("curl_easy_getinfo")
+              let setopt = symbol("curl_easy_setopt"), let getinfo = symbol("curl_easy_getinfo"),
+              let slistAppend = symbol("curl_slist_append"), let slistFreeAll = symbol("curl_slist_free_all")
         else {
             return .failure(LoadFailure(message: "the libcurl found lacks curl_easy_* functions: not libcurl 7"))
         }
@@ -51,6 +55,8 @@ struct CurlLibrary: @unchecked Sendable {
             easyPerform: unsafeBitCast(easyPerform, to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLcode).self),
             easyStrerror: unsafeBitCast(easyStrerror, to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self),
             versionInfo: unsafeBitCast(versionInfo, to: (@convention(c) (CURLversion) -> UnsafeMutablePointer<curl_version_info_data>?).self),
+            slistAppend: unsafeBitCast(slistAppend, to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self),
+            slistFreeAll: unsafeBitCast(slistFreeAll, to: (@convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void).self),
             setopt: setopt, getinfo: getinfo))
     }
 }

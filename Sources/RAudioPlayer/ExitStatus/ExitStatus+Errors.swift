@@ -24,7 +24,7 @@ extension ExitStatus {
     /// server 69, the output 73 and 74; a failure of raudio or of a library it drives 70.
     public init(code: RAudioErrorCode) {
         switch code {
-        case .notFound:
+        case .notFound, .catalogEntryNotFound:
             self = .inputNotFound
         case .badData, .forbidden, .io, .tooLarge, .remote, .unsupported, .invalidURL,
              .xmlMalformed, .entityDeclaration, .xmlTooLarge, .xmlEncoding, .xmlEmpty,
@@ -34,7 +34,8 @@ extension ExitStatus {
              .lcpPassphraseMissing, .lcpPassphraseWrong, .lcpLicenseExpired, .lcpLicenseNotYetValid, .lcpLicenseRevoked,
              .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpProfileUnsupported, .lcpLicenseInvalid,
              .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch, .lcpCopySpent,
-             .alignNoMatch, .alignBadAudio, .alignStale:
+             .alignNoMatch, .alignBadAudio, .alignStale,
+             .catalogNotAFeed, .catalogMalformed, .catalogPageLoop, .catalogAuthenticationFailed, .catalogNoOpenAccess:
             self = .badData
         case .remoteUnavailable, .remoteUnreachable, .publicationUnavailable, .sourceUnreachable,
              .hostNotFound, .hostUnreachable, .tls, .tooManyRedirects, .timedOut, .connectionLost, .httpFailed,

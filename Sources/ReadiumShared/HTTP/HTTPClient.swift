@@ -38,12 +38,19 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the server may send the body compressed (gzip, deflate, brotli), decompressed on arrival.
     /// For manifests only: a compressed track would break byte ranges.
     public var acceptsCompression: Bool
+    /// More request headers by name (`If-None-Match`, `Authorization`, `Accept`); empty for most requests.
+    ///
+    /// An `Authorization` header is sent to `url`'s host only: the client drops it on a redirect to another host.
+    public var headers: [String: String]
 
-    public init(url: String, method: Method = .get, range: Range<UInt64>? = nil, acceptsCompression: Bool = false) {
+    public init(
+        url: String, method: Method = .get, range: Range<UInt64>? = nil, acceptsCompression: Bool = false, headers: [String: String] = [:]
+    ) {
         self.url = url
         self.method = method
         self.range = range
         self.acceptsCompression = acceptsCompression
+        self.headers = headers
     }
 
     /// The value of the `Range` header, or nil for the whole resource.

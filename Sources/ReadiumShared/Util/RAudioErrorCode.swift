@@ -205,6 +205,21 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The server refused the return, or the loan is already returned or expired.
     case lcpReturnFailed = "lcp-return-failed"
 
+    // MARK: OPDS catalogs (OPDSError, ReadiumOPDS)
+
+    /// What a catalog URL served is not an OPDS feed: a web page, an OpenSearch description, plain text.
+    case catalogNotAFeed = "catalog-not-a-feed"
+    /// A catalog feed is truncated or malformed (not well-formed XML, not valid JSON).
+    case catalogMalformed = "catalog-malformed"
+    /// A catalog's `next` links lead back to a page already read, or past the most pages raudio follows.
+    case catalogPageLoop = "catalog-page-loop"
+    /// A catalog refused the credentials given (401 or 403 after signing in), or asks to sign in and none were given.
+    case catalogAuthenticationFailed = "catalog-authentication-failed"
+    /// The entry asked for (`CATALOG-URL#ENTRY`) is not in the feed.
+    case catalogEntryNotFound = "catalog-entry-not-found"
+    /// A catalog entry has no link raudio can open: only links to buy, or to borrow through a DRM it does not have.
+    case catalogNoOpenAccess = "catalog-no-open-access"
+
     // MARK: The listening state's store (StateStoreError)
 
     /// The file is not an intact SQLite database, or a row holds what its column cannot: moved aside and replaced.
