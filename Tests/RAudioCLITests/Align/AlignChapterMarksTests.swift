@@ -10,26 +10,31 @@ struct AlignChapterMarksTests {
     /// Seconds of quiet noise before the first chapter and after each: far more than the aligner looks around a mark.
     static let gap = 80.0
 
-    /// Two M4Bs of one narration, each chapter after `gap` seconds of quiet noise: `right.m4b` with a chapter mark at
-    /// each chapter's start, `wrong.m4b` with each mark 70 s before it (in the noise). Returns the chapters' starts.
+    /// Two M4Bs of one narration (a render to a Readium audiobook: a track per chapter), each chapter after `gap`
+    /// seconds of quiet noise: `right.m4b` with a chapter mark at
+    /// each chapter's start, `wrong.m4b` with each mark 70 s before it (in the noise), both with a first chapter over
+    /// the opening noise. Returns the chapters' starts.
     static func narrations(of book: String, in folder: TemporaryDirectory) throws -> [Double] {
-        let rendered = folder.path("rendered.m4b")
-        let render = try ProcessRunner.raudio(["render", book, "--voice", "en-gb-x-rp", "--speed", "0.9", "--to", "m4b", rendered,
+        let rendered = folder.path("rendered.audiobook")
+        let render = try ProcessRunner.raudio(["render", book, "--voice", "en-gb-x-rp", "--speed", "0.9", "--to", "audiobook", rendered,
                                                "--cache", folder.path("speech")], timeout: 600)
         try #require(render.status == 0, "\(render.standardError)")
         let made = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
-            import json, subprocess, sys
+            import json, subprocess, sys, zipfile
             source, folder, gap = sys.argv[1], sys.argv[2], float(sys.argv[3])
             def run(*arguments):
                 return subprocess.run(arguments, check=True, capture_output=True).stdout
-            chapters = json.loads(run("ffprobe", "-v", "error", "-show_chapters", "-of", "json", source))["chapters"]
+            package = zipfile.ZipFile(source)
+            tracks = [link["href"] for link in json.loads(package.read("manifest.json"))["readingOrder"]]
             parts, starts, position = [], [], 0.0
             noise = f"{folder}/noise.wav"
             run("sox", "-n", "-r", "22050", "-c", "1", "-b", "16", noise, "synth", str(gap), "brownnoise", "vol", "0.003")
-            for index, chapter in enumerate(chapters):
+            for index, track in enumerate(tracks):
+                encoded = f"{folder}/track-{index}" + track[track.rfind("."):]
+                with open(encoded, "wb") as handle:
+                    handle.write(package.read(track))
                 wav = f"{folder}/chapter-{index}.wav"
-                run("ffmpeg", "-nostdin", "-v", "error", "-y", "-i", source, "-ss", chapter["start_time"], "-to", chapter["end_time"],
-                    "-ac", "1", "-ar", "22050", wav)
+                run("ffmpeg", "-nostdin", "-v", "error", "-y", "-i", encoded, "-ac", "1", "-ar", "22050", wav)
                 seconds = float(run("soxi", "-D", wav))
                 parts += [noise, wav]
                 position += gap
@@ -39,10 +44,12 @@ struct AlignChapterMarksTests {
             whole = f"{folder}/whole.wav"
             run("sox", *parts, whole)
             for name, shift in (("right", 0.0), ("wrong", -70.0)):
+                # An M4B's first chapter starts at 0 (MP4's chapter track): the noise before chapter 1 is one of its own.
+                marks = [(0.0, "Opening")] + [(start + shift, f"Chapter {index + 1}") for index, start in enumerate(starts)]
                 metadata = ";FFMETADATA1\\n"
-                for index, start in enumerate(starts):
-                    end = starts[index + 1] + shift if index + 1 < len(starts) else position + gap
-                    metadata += f"[CHAPTER]\\nTIMEBASE=1/1000\\nSTART={int((start + shift) * 1000)}\\nEND={int(end * 1000)}\\ntitle=Chapter {index + 1}\\n"
+                for index, (start, title) in enumerate(marks):
+                    end = marks[index + 1][0] if index + 1 < len(marks) else position + gap
+                    metadata += f"[CHAPTER]\\nTIMEBASE=1/1000\\nSTART={int(start * 1000)}\\nEND={int(end * 1000)}\\ntitle={title}\\n"
                 with open(f"{folder}/{name}.txt", "w") as handle:
                     handle.write(metadata)
                 run("ffmpeg", "-nostdin", "-v", "error", "-y", "-i", whole, "-i", f"{folder}/{name}.txt", "-map", "0:a",
@@ -71,7 +78,8 @@ struct AlignChapterMarksTests {
 
         let right = try Self.align(book, folder.path("right.m4b"), in: folder)
         let rightMarks = try #require(right.json["chapterMarks"] as? [String: Any], "\(Array(right.json.keys))")
-        #expect(rightMarks["given"] as? Int == truth.count)
+        // The opening's mark (at 0, in the noise) and one per chapter.
+        #expect(rightMarks["given"] as? Int == truth.count + 1)
         #expect((rightMarks["confirmed"] as? Int ?? 0) >= truth.count, "\(rightMarks)")
         #expect(right.starts.count == truth.count)
         for (found, start) in zip(right.starts, truth) { #expect(abs(found - start) < 1, "a chapter starts at \(start) s, found at \(found)") }
@@ -79,7 +87,7 @@ struct AlignChapterMarksTests {
         // Each mark 70 s early, in the noise: none confirmed, every chapter found by the search all the same.
         let wrong = try Self.align(book, folder.path("wrong.m4b"), in: folder)
         let wrongMarks = try #require(wrong.json["chapterMarks"] as? [String: Any])
-        #expect(wrongMarks["given"] as? Int == truth.count)
+        #expect(wrongMarks["given"] as? Int == truth.count + 1)
         #expect(wrongMarks["confirmed"] as? Int == 0, "\(wrongMarks)")
         #expect(wrong.starts.count == truth.count)
         for (found, start) in zip(wrong.starts, truth) { #expect(abs(found - start) < 1, "a chapter starts at \(start) s, found at \(found)") }
