@@ -57,7 +57,7 @@ import Testing
             "speak": session.union(["--engine", "--voice-path", "--voice", "--pitch", "--language", "--jobs", "--skip", "--passphrase-file"]),
             "render": ["--to", "--engine", "--voice-path", "--voice", "--pitch", "--speed", "--language", "--jobs", "--skip", "--granularity", "--audio",
                        "--cache", "--cache-size", "--shard", "--merge"],
-            "align": ["--to", "--alignment", "--granularity", "--method", "--language", "--skip", "--min-confidence", "--jobs"],
+            "align": ["--to", "--link-audio", "--alignment", "--granularity", "--method", "--language", "--skip", "--min-confidence", "--jobs"],
             "text": ["--from", "--unit", "--skip", "--passphrase-file"],
             "info": ["--human", "--cover", "--verbose", "--passphrase-file"],
             "lcp": [],

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # make align-check: make the evaluation set (scripts/align/make-align-set.py, cached under build/align-set), align
 # every book and variant of it with `raudio align BOOK.epub AUDIO... --to epub3 OUT.epub`, score each against its
-# truth (scripts/align/score.py) and write the table to build/align-check.md.
+# truth (scripts/align/score.py) and write the table to build/align-check.md; then EPUBCheck and the SMIL text
+# references of each book's base output (scripts/align/output-check.py), appended to it.
 # Usage: align-check.sh RAUDIO [ci|full]
 set -euo pipefail
 
@@ -45,4 +46,18 @@ done < "$aligned/jobs"
 
 python3 "$here/score.py" --set "$set_folder" --aligned "$aligned" --markdown build/align-check.md \
     --json build/align-check.json
+# The base variant of each book under EPUBCheck and the browser's resolution of its SMIL text references
+# (scripts/align/output-check.py), appended to the table.
+pairs=()
+while read -r book variant; do
+    [[ "$variant" == base && -f "$aligned/$book/base.epub" ]] && pairs+=("$set_folder/$book/book.epub:$aligned/$book/base.epub")
+done < "$aligned/jobs"
+if ((${#pairs[@]})); then
+    status=0
+    python3 "$here/output-check.py" "$raudio" --markdown build/align-output-check.md "${pairs[@]}" || status=$?
+    if [[ -f build/align-output-check.md ]]; then
+        { echo; cat build/align-output-check.md; } >> build/align-check.md
+    fi
+    ((status == 2)) && echo "align-check: the output checks could not run (EPUBCheck, chromium or chromedriver missing)"
+fi
 echo "align-check: the table is in build/align-check.md"

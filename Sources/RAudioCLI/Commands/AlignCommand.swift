@@ -15,7 +15,8 @@ struct AlignCommand: AsyncParsableCommand {
             audio files, or several audio files (taken in natural order). Each sentence of the book is synthesized by \
             eSpeak NG in its language and lined up with the narration by dynamic time warping (docs/ALIGN.md); \
             text the narration does not read and narration with no text are reported, not forced: a sentence that \
-            cannot be placed gets no par. The audio is copied into the EPUB. With stdout not a terminal, events are \
+            cannot be placed gets no par. The audio is copied into the EPUB, or with --link-audio referenced from it \
+            (OUT.epub.audio.json beside it names the files, by relative paths: keep them together). With stdout not a terminal, events are \
             written to it as JSON lines (docs/events.md, "raudio align"); on a terminal, a progress bar on stderr and \
             the coverage at the end.
             """
@@ -31,6 +32,9 @@ struct AlignCommand: AsyncParsableCommand {
             help: ArgumentHelp("The output, as a format and a path: epub3 OUT.epub (the book with EPUB 3 Media Overlays on the narration).",
                                valueName: "format> <path"))
     var outputs: [String] = []
+
+    @Flag(name: .customLong("link-audio"), help: "Reference the narration's audio files instead of copying them into the EPUB: OUT.epub.audio.json beside it names them by relative paths (raudio play finds them there; other reading systems do not). The audio must be files on disk.")
+    var linkAudio = false
 
     @Option(help: ArgumentHelp("Also write the alignment as JSON (every sentence's audio file, begin, end and confidence; the coverage).", valueName: "path"))
     var alignment: String?
@@ -66,6 +70,9 @@ struct AlignCommand: AsyncParsableCommand {
         }
         guard epubOutput != nil || alignment != nil else {
             throw ValidationError("give an output: --to epub3 OUT.epub (and/or --alignment OUT.json)")
+        }
+        if linkAudio, epubOutput == nil {
+            throw ValidationError("--link-audio goes with --to epub3 OUT.epub (it says how the EPUB refers to the audio)")
         }
         switch granularity {
         case "sentence": break

@@ -14,6 +14,9 @@ struct BookAlignRun {
     /// Whether JSON events go to stdout when it is not a terminal (`raudio align`); `raudio play --text` aligns
     /// without them, its stdout carrying only play's events.
     var printsEvents = true
+    /// Whether the audio is linked (`LinkedAudio`) whenever every track is a file on disk, copied in otherwise
+    /// (`raudio play --text`'s cache: no copy of the audiobook); `--link-audio` links or refuses.
+    var linksAudioWhenFiles = false
     private let started = Date()
 
     init(command: AlignCommand) {
@@ -45,6 +48,10 @@ struct BookAlignRun {
             throw CommandFailure(.badData, code: "no-text", message: "\(command.book): is not an EPUB with text (raudio align reads the text of an EPUB)")
         }
         let audio = try Self.openAudio(command.audio)
+        let linksAudio = command.epubOutput != nil && (command.linkAudio || (linksAudioWhenFiles && audio.tracks.allSatisfy { $0.file != nil }))
+        if command.linkAudio, let packed = audio.tracks.first(where: { $0.file == nil }) {
+            throw CommandFailure.usage("--link-audio: \(packed.href) is not a file of its own (inside a package, or remote); link needs audio files on disk: unpack them, or leave out --link-audio to copy the audio in")
+        }
         let loaded = VoicePresets.load()
         // eSpeak NG alone, in worker processes (a fresh one per block of sentences, as a render).
         let engine: any TTSEngine
@@ -83,12 +90,35 @@ struct BookAlignRun {
             let files = try Self.audioFiles(audio, alignment: alignment, extractingInto: extracted)
             let documents = try BookAligner.narratedDocuments(for: alignment, publication: publication, configuration: configuration, audio: files)
             let source = URL(fileURLWithPath: command.book), target = URL(fileURLWithPath: path)
-            let written: Result<Void, EPUBWriteError> = await BlockingWork.run(named: "raudio.epub-writer") {
+            let writerOptions = { () -> MediaOverlayEPUBWriter.Options in
+                var options = MediaOverlayEPUBWriter.Options()
+                options.linksSharedAudio = linksAudio
+                return options
+            }()
+            let sidecar = LinkedAudio.sidecarURL(of: target)
+            let written: Result<[MediaOverlayEPUBWriter.LinkedFile], EPUBWriteError> = await BlockingWork.run(named: "raudio.epub-writer") {
                 Result { () throws(EPUBWriteError) in
-                    try MediaOverlayEPUBWriter(sourceEPUB: source, options: .init()).write(documents, to: target)
+                    try MediaOverlayEPUBWriter(sourceEPUB: source, options: writerOptions).write(documents, to: target)
                 }
             }
-            do { try written.get() } catch { throw CommandFailure(error) }
+            let linked: [MediaOverlayEPUBWriter.LinkedFile]
+            do { linked = try written.get() } catch { throw CommandFailure(error) }
+            if linksAudio {
+                // Beside the EPUB, by paths relative to its folder: the two and the audio move together.
+                let folder = target.deletingLastPathComponent().standardizedFileURL
+                let links = LinkedAudio(links: linked.map { LinkedAudio.Link(href: $0.href, file: LinkedAudio.relativeReference(from: folder, to: $0.file.standardizedFileURL)) })
+                do {
+                    try Self.writeAtomically(path: sidecar.path) { url throws(CommandFailure) in
+                        do { try links.jsonData().write(to: url) } catch { throw CommandFailure(.outputIOError, code: "output-write-failed", message: "\(sidecar.path): cannot be written: \(error)") }
+                    }
+                } catch {
+                    try? FileManager.default.removeItem(at: target)
+                    throw error
+                }
+            } else if FileManager.default.fileExists(atPath: sidecar.path) {
+                // An earlier --link-audio's sidecar no longer says how this EPUB refers to its audio.
+                try? FileManager.default.removeItem(at: sidecar)
+            }
             if printsJSON { emit(.output(format: "epub3", path: path)) }
         }
         let audioSeconds = alignment.audio.reduce(0) { $0 + $1.duration }
@@ -110,6 +140,9 @@ struct BookAlignRun {
         }
         for span in alignment.unmatchedAudio {
             lines.append("  \(span.audioHref) \(Self.clock(span.begin))-\(Self.clock(span.end)): \(String(format: "%.1f", span.duration)) s of audio not in the text")
+        }
+        if let marks = alignment.chapterMarks {
+            lines.append("  chapter marks of the audio: \(marks.given), \(marks.confirmed) of the text's parts located at one (the rest searched for)")
         }
         lines.append("raudio align: \(alignment.alignedSentenceCount) of \(alignment.sentences.count) sentences aligned, \(alignment.unplacedSentenceCount) not found in the audio, "
                      + String(format: "%.1f", alignment.unmatchedAudioSeconds) + " s of audio not in the text")
@@ -209,46 +242,34 @@ struct BookAlignRun {
     }
 }
 
-/// Copies a track's resource (inside a ZIP, or remote) to a file.
+/// Copies a track's resource (inside a ZIP, or remote) to a file, a chunk at a time: never the whole track in memory.
 enum PublicationResourceCopy {
+    static let chunkSize = 1 << 20
+
     static func copy(track: AlignmentAudio.Track, to url: URL) throws -> URL {
-        guard let read = track.read else { throw CommandFailure.badData("\(track.href): cannot be read") }
-        let data = try read()
-        try data.write(to: url)
+        guard let opener = track.resource else { throw CommandFailure.badData("\(track.href): cannot be read") }
+        try copy(try opener(), to: url)
         return url
     }
-}
 
-/// Turns the aligner's reports into `progress` events (at most one per percent) and the progress bar.
-final class AlignProgressPrinter: Sendable {
-    let printsJSON: Bool
-    let drawsBar: Bool
-    let started: Date
-    private let state = Locked<(percent: Int, drawn: Double)>((-1, 0))
-
-    init(printsJSON: Bool, drawsBar: Bool, started: Date) {
-        self.printsJSON = printsJSON
-        self.drawsBar = drawsBar
-        self.started = started
-    }
-
-    func report(_ report: AlignProgressReport) {
-        let now = Date().timeIntervalSince(started)
-        let percent = Int(report.fraction * 100)
-        let (emits, draws) = state.withLock { state -> (Bool, Bool) in
-            let emits = percent != state.percent
-            if emits { state.percent = percent }
-            let draws = now - state.drawn >= 0.25
-            if draws { state.drawn = now }
-            return (emits, draws)
+    /// Writes `resource` to `url` in `chunkSize` reads; returns the bytes written.
+    @discardableResult
+    static func copy(_ resource: any Resource, to url: URL) throws -> UInt64 {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CommandFailure(.outputIOError, code: "output-write-failed", message: "\(url.path): cannot be created")
         }
-        if printsJSON, emits { try? StandardStreams.printLine(AlignEvent.progress(report).json.serialized()) }
-        if drawsBar, draws {
-            let width = max(10, min(40, TerminalMode.size(of: STDERR_FILENO).columns - 40))
-            let filled = Int(report.fraction * Double(width))
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let line = "[\(bar)] \(Int(report.fraction * 100))% \(report.stage.rawValue) \(report.done)/\(report.total) \(Int(now)) s"
-            StandardStreams.printError("\r" + line + "\u{1B}[K", newline: false)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let session = try resource.openReadSession()
+        var offset: UInt64 = 0
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { bytes in try session.read(into: bytes, at: offset) }
+            if count == 0 { break }
+            try handle.write(contentsOf: buffer[0..<count])
+            offset += UInt64(count)
         }
+        return offset
     }
 }
+

@@ -266,34 +266,3 @@ struct BookRenderRun {
     }
 }
 
-/// Turns the renderer's reports (on the render thread) into `progress` events, at most one per percent, and
-/// the progress bar, redrawn at most four times a second.
-final class RenderProgressPrinter: Sendable {
-    let printsJSON: Bool
-    let drawsBar: Bool
-    let started: Date
-    private let state = Locked<(percent: Int, drawn: Double)>((-1, 0))
-
-    init(printsJSON: Bool, drawsBar: Bool, started: Date) {
-        self.printsJSON = printsJSON
-        self.drawsBar = drawsBar
-        self.started = started
-    }
-
-    func report(_ report: RenderProgressReport) {
-        let now = Date().timeIntervalSince(started)
-        let percent = Int(report.fraction * 100)
-        let (emits, draws) = state.withLock { state -> (Bool, Bool) in
-            let emits = percent != state.percent || report.utterancesDone == report.utteranceCount
-            if emits { state.percent = percent }
-            let draws = now - state.drawn >= 0.25
-            if draws { state.drawn = now }
-            return (emits, draws)
-        }
-        if printsJSON, emits { try? StandardStreams.printLine(RenderEvent.progress(report).json.serialized()) }
-        if drawsBar, draws {
-            let line = RenderProgress.line(report, elapsedWall: now, columns: TerminalMode.size(of: STDERR_FILENO).columns)
-            StandardStreams.printError("\r" + line + "\u{1B}[K", newline: false)
-        }
-    }
-}

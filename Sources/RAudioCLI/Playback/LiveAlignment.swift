@@ -29,7 +29,7 @@ struct LiveAlignment {
         }
         let key = try Self.key(audio: audio, text: text)
         let target = cacheFolder.appendingPathComponent("\(key).epub")
-        if FileManager.default.fileExists(atPath: target.path) {
+        if FileManager.default.fileExists(atPath: target.path), Self.linkedAudioIsInPlace(besides: target) {
             StandardStreams.printError("raudio: \(audio) synced with \(text) (the alignment kept in \(target.path))")
             return target.path
         }
@@ -47,8 +47,20 @@ struct LiveAlignment {
         }
         var run = BookAlignRun(command: command)
         run.printsEvents = false
+        // The audio files are linked, not copied (the cache holds no copy of the audiobook); a package's tracks
+        // (an .audiobook, a remote manifest) are copied in.
+        run.linksAudioWhenFiles = true
         try await run.run()
         return target.path
+    }
+
+    /// Whether every audio file the cached EPUB's sidecar links is where it was (an audiobook moved since keeps its
+    /// key, but not its links: it is aligned again); true when it links none.
+    static func linkedAudioIsInPlace(besides epub: URL) -> Bool {
+        guard let linked = try? LinkedAudio.load(besides: epub) else {
+            return !FileManager.default.fileExists(atPath: LinkedAudio.sidecarURL(of: epub).path)
+        }
+        return linked.files(besides: epub).allSatisfy { FileManager.default.fileExists(atPath: $0.file.path) }
     }
 
     /// The hash naming the alignment of `audio` with `text`.

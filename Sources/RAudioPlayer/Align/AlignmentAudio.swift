@@ -15,16 +15,16 @@ public struct AlignmentAudio: Sendable {
         public var mediaType: MediaType?
         /// Opens a decoder at its first frame (blocking).
         public var open: @Sendable () throws(AudioDecoderError) -> any AudioDecoder
-        /// Reads its bytes whole (blocking): to copy a track that is no file of its own (in a ZIP, on a server).
-        public var read: (@Sendable () throws -> Data)?
+        /// Its resource (blocking): to copy a track that is no file of its own (in a ZIP, on a server), a range at a time.
+        public var resource: (@Sendable () throws(ResourceError) -> any Resource)?
 
         public init(href: String, file: URL?, mediaType: MediaType?, open: @escaping @Sendable () throws(AudioDecoderError) -> any AudioDecoder,
-                    read: (@Sendable () throws -> Data)? = nil) {
+                    resource: (@Sendable () throws(ResourceError) -> any Resource)? = nil) {
             self.href = href
             self.file = file
             self.mediaType = mediaType
             self.open = open
-            self.read = read
+            self.resource = resource
         }
     }
 
@@ -72,8 +72,8 @@ public struct AlignmentAudio: Sendable {
                     throw AudioDecoderError(reading: error, href: href)
                 }
                 return try RAudioDecoderFactory().makeDecoder(for: resource, mediaType: mediaType)
-            } read: {
-                try publication.resource(at: href).read(range: nil)
+            } resource: { () throws(ResourceError) in
+                try publication.resource(at: href)
             })
         }
         var hints: [ChapterHint] = []

@@ -29,6 +29,16 @@ struct AlignmentCore {
         var placements: [Placement?]
         var confidences: [Double]
         var unmatchedAudio: [AudioRange]
+        /// Parts located at a chapter mark of the audio (`hints`) that their narration confirmed.
+        var partsAtChapterMarks = 0
+    }
+
+    /// A chapter mark of the audio (an M4B's chapters, a manifest's `#t=` links): a track and a frame where some
+    /// part's narration may start. Never trusted blindly: a part is located at one only when its first seconds
+    /// match there as well as a search of the whole narration would require (`minimumLocateScore`).
+    struct Hint: Equatable {
+        var track: Int
+        var frame: Int
     }
 
     /// Located parts and those that go with them, warped as one.
@@ -61,16 +71,28 @@ struct AlignmentCore {
     let sentences: [Range<Int>]
     let tracks: [SpeechFeatures]
     let options: BookAligner.Options
+    /// The audio's chapter marks, if it has any.
+    var hints: [Hint] = []
+    /// How far before and after a chapter mark a part's start is looked for, in frames (an announcement, a title
+    /// read before the text, music: up to a minute).
+    static let hintBefore = 1_000, hintAfter = 6_000
+    /// How much lower (robust standard deviations) than the best match anywhere a match at a chapter mark may score
+    /// and still be taken.
+    static let hintMargin: Float = 1
 
     /// The parts: each content document with something spoken.
     func parts() -> [Part] {
         chapters.enumerated().filter { !$0.element.frames.isEmpty }.map { Part(chapters: [$0.offset], frames: $0.element.frames) }
     }
 
-    /// Stage 1: each part's start, searched in every track at 10 frames a second.
-    func locate(_ parts: [Part]) -> [Location] {
+    /// Stage 1: each part's start, searched in every track at 10 frames a second; where the audio has chapter marks
+    /// (`hints`), the part's best match near a mark is taken instead of the best anywhere when it is nearly as good
+    /// (`hintMargin`) and clear of chance by `minimumLocateScore - hintMargin`: a mark settles a close call, and a
+    /// wrong mark (where the part's narration does not start) is never taken.
+    func locate(_ parts: [Part]) -> (locations: [Location], atChapterMarks: Int) {
         let coarseTracks = tracks.map { $0.downsampled(by: Self.locateFactor) }
         let locations = Locked([Location?](repeating: nil, count: parts.count))
+        let atMarks = Locked(0)
         DispatchQueue.concurrentPerform(iterations: parts.count) { number in
             let part = parts[number]
             // Under 2 s of reference is too little to be located alone.
@@ -89,10 +111,36 @@ struct AlignmentCore {
             if ProcessInfo.processInfo.environment["RAUDIO_ALIGN_DEBUG"] != nil {
                 FileHandle.standardError.write(Data("align: part \(number) (\(chapters[part.chapters[0]].href), \(part.frames.count) frames) at track \(best.track) frame \(best.match.start * Self.locateFactor), cost \(best.match.cost), score \(score)\n".utf8))
             }
-            let location = Location(part: number, track: best.track, start: best.match.start * Self.locateFactor, score: score)
+            var location = Location(part: number, track: best.track, start: best.match.start * Self.locateFactor, score: score)
+            if let marked = matchNearHints(head, in: coarseTracks) {
+                let markedScore = Self.robustScore(marked.cost, among: allCosts)
+                if markedScore >= Self.minimumLocateScore - Self.hintMargin, markedScore >= score - Self.hintMargin {
+                    location = Location(part: number, track: marked.track, start: marked.start, score: max(markedScore, Self.minimumLocateScore))
+                    atMarks.withLock { $0 += 1 }
+                }
+            }
             locations.withLock { $0[number] = location }
         }
-        return locations.withLock { $0.compactMap { $0 } }
+        return (locations.withLock { $0.compactMap { $0 } }, atMarks.withLock { $0 })
+    }
+
+    /// The best match of a part's coarse head near a chapter mark (from `hintBefore` before a mark to `hintAfter`
+    /// after it): its track, start frame (full rate) and cost; nil without marks.
+    func matchNearHints(_ head: SpeechFeatures, in coarseTracks: [SpeechFeatures]) -> (track: Int, start: Int, cost: Float)? {
+        var best: (track: Int, start: Int, cost: Float)?
+        for hint in hints where hint.track < coarseTracks.count {
+            let track = coarseTracks[hint.track]
+            let lower = max(0, (hint.frame - Self.hintBefore) / Self.locateFactor)
+            let upper = min(track.count, (hint.frame + Self.hintAfter) / Self.locateFactor + head.count)
+            guard upper - lower > head.count else { continue }
+            let (match, _) = SubsequenceSearch.search(head, in: track.slice(lower..<upper))
+            // A match must start near the mark, not run into the window from beyond it.
+            if let match, (lower + match.start) * Self.locateFactor <= hint.frame + Self.hintAfter,
+               best == nil || match.cost < best!.cost {
+                best = (hint.track, (lower + match.start) * Self.locateFactor, match.cost)
+            }
+        }
+        return best
     }
 
     /// How many robust standard deviations `value` is below the median of `values`.
@@ -109,7 +157,8 @@ struct AlignmentCore {
         var confidences = [Double](repeating: 0, count: sentences.count)
         let parts = parts()
         progress(0, parts.count + 1)
-        var accepted = locate(parts).filter { $0.score >= Self.minimumLocateScore }
+        let (locations, atChapterMarks) = locate(parts)
+        var accepted = locations.filter { $0.score >= Self.minimumLocateScore }
         // Two parts located at one place: the better one keeps it.
         accepted.sort { ($0.track, $0.start) < ($1.track, $1.start) }
         var kept: [Location] = []
@@ -175,7 +224,8 @@ struct AlignmentCore {
             placements[index] = nil
         }
         closeGaps(&placements)
-        return Result(placements: placements, confidences: confidences, unmatchedAudio: unmatched(covered: covered, held: held))
+        return Result(placements: placements, confidences: confidences, unmatchedAudio: unmatched(covered: covered, held: held),
+                      partsAtChapterMarks: atChapterMarks)
     }
 
     /// Stage 2 for one group: its reference warped onto its span of narration (from a second before its located

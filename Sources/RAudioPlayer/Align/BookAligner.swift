@@ -106,33 +106,81 @@ public final class BookAligner: Sendable {
     public func align(publication: Publication, audio: AlignmentAudio, options: Options,
                       progress: (AlignProgressReport) -> Void = { _ in }) throws(CommandFailure) -> BookAlignment {
         let (sentences, chapters, mainLanguage, reference) = try synthesizeReference(publication: publication, options: options, progress: progress)
-        var tracks: [(href: String, features: SpeechFeatures)] = []
-        for (number, track) in audio.tracks.enumerated() {
-            progress(AlignProgressReport(stage: .reading, done: number, total: audio.tracks.count, href: track.href))
-            var features: SpeechFeatures
-            do {
-                let decoder = try track.open()
-                features = try SpeechFeatureReader.features(of: decoder)
-            } catch let error as AudioDecoderError {
-                throw CommandFailure(error, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error.message))")
-            } catch {
-                throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error))")
-            }
-            guard features.count >= 100 else {
-                throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): holds no audio (\(String(format: "%.2f", features.seconds)) s)")
-            }
-            features.normalize()
-            tracks.append((track.href, features))
+        let tracks = try Self.readTracks(audio.tracks, jobs: options.jobs, progress: progress)
+        var core = AlignmentCore(reference: reference, chapters: chapters, sentences: sentences.map(\.frames), tracks: tracks.map(\.features), options: options)
+        let trackIndex = Dictionary(audio.tracks.enumerated().map { ($0.element.href, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        core.hints = audio.chapterHints.compactMap { hint in
+            trackIndex[hint.trackHref].map { AlignmentCore.Hint(track: $0, frame: SpeechFeatures.frame(atSeconds: hint.start)) }
         }
-        progress(AlignProgressReport(stage: .reading, done: audio.tracks.count, total: audio.tracks.count, href: nil))
-        let core = AlignmentCore(reference: reference, chapters: chapters, sentences: sentences.map(\.frames), tracks: tracks.map(\.features), options: options)
         let result = core.run { done, total in progress(AlignProgressReport(stage: .aligning, done: done, total: total, href: nil)) }
         guard result.placements.contains(where: { $0 != nil }) else {
             throw CommandFailure(.badData, code: RAudioErrorCode.alignNoMatch.rawValue,
                                  message: "\(audio.tracks.first?.href ?? "the audio"): no part of the narration matches the text of \(publication.title) (another book, or another language than the text's?)")
         }
-        return assemble(publication: publication, mainLanguage: mainLanguage, sentences: sentences, chapters: chapters,
-                        tracks: tracks.map { ($0.href, $0.features.seconds) }, result: result, options: options)
+        var alignment = assemble(publication: publication, mainLanguage: mainLanguage, sentences: sentences, chapters: chapters,
+                                 tracks: tracks.map { ($0.href, $0.features.seconds) }, result: result, options: options)
+        if !core.hints.isEmpty {
+            alignment.chapterMarks = BookAlignment.ChapterMarks(given: core.hints.count, confirmed: result.partsAtChapterMarks)
+        }
+        return alignment
+    }
+
+    // MARK: Narration
+
+    /// Each track's features, normalized, decoded on `jobs` threads at once (a track per thread; the calling thread
+    /// reads too and reports the progress). The first track in order that fails decides the error.
+    static func readTracks(_ tracks: [AlignmentAudio.Track], jobs: Int,
+                           progress: (AlignProgressReport) -> Void) throws(CommandFailure) -> [(href: String, features: SpeechFeatures)] {
+        let count = tracks.count
+        let results = Locked([Result<SpeechFeatures, CommandFailure>?](repeating: nil, count: count))
+        let next = Locked(0), finished = Locked(0)
+        let read: @Sendable () -> Int? = {
+            let index = next.withLock { value -> Int in
+                defer { value += 1 }
+                return value
+            }
+            guard index < count else { return nil }
+            let result = Result { () throws(CommandFailure) in try BookAligner.features(of: tracks[index]) }
+            results.withLock { $0[index] = result }
+            return finished.withLock { value -> Int in
+                value += 1
+                return value
+            }
+        }
+        let group = DispatchGroup()
+        for _ in 1..<max(1, min(jobs, count)) {
+            DispatchQueue.global().async(group: group) { while read() != nil {} }
+        }
+        progress(AlignProgressReport(stage: .reading, done: 0, total: count, href: tracks.first?.href))
+        while let done = read() {
+            progress(AlignProgressReport(stage: .reading, done: done, total: count, href: nil))
+        }
+        group.wait()
+        progress(AlignProgressReport(stage: .reading, done: count, total: count, href: nil))
+        var decoded: [(href: String, features: SpeechFeatures)] = []
+        for (index, result) in results.withLock({ $0 }).enumerated() {
+            guard let result else { continue }
+            decoded.append((tracks[index].href, try result.get()))
+        }
+        return decoded
+    }
+
+    /// One track's features, normalized; a track that does not decode or holds under a second is refused.
+    static func features(of track: AlignmentAudio.Track) throws(CommandFailure) -> SpeechFeatures {
+        var features: SpeechFeatures
+        do {
+            let decoder = try track.open()
+            features = try SpeechFeatureReader.features(of: decoder)
+        } catch let error as AudioDecoderError {
+            throw CommandFailure(error, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error.message))")
+        } catch {
+            throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): cannot be read as audio (\(error))")
+        }
+        guard features.count >= 100 else {
+            throw CommandFailure(.badData, code: RAudioErrorCode.alignBadAudio.rawValue, message: "\(track.href): holds no audio (\(String(format: "%.2f", features.seconds)) s)")
+        }
+        features.normalize()
+        return features
     }
 
     // MARK: Reference

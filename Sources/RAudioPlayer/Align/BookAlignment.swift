@@ -29,6 +29,19 @@ public struct BookAlignment: Codable, Sendable, Hashable {
     public var unmatchedAudio: [AudioSpan]
     /// Text with no narration: runs of consecutive sentences not found in the audio.
     public var unmatchedText: [TextSpan]
+    /// The audio's chapter marks (an M4B's chapters), when it has any: how many, and how many parts of the text were
+    /// located at one because their narration starts there (the others were searched for in the whole narration).
+    public var chapterMarks: ChapterMarks?
+
+    public struct ChapterMarks: Codable, Sendable, Hashable {
+        public var given: Int
+        public var confirmed: Int
+
+        public init(given: Int, confirmed: Int) {
+            self.given = given
+            self.confirmed = confirmed
+        }
+    }
 
     public init(method: String = "dtw", book: Book, audio: [AudioFile], sentences: [Sentence], chapters: [ChapterCoverage],
                 unmatchedAudio: [AudioSpan], unmatchedText: [TextSpan]) {

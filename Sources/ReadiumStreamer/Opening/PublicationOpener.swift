@@ -119,12 +119,35 @@ public struct PublicationOpener: Sendable {
         return try open(container: container, kindDescription: "folder")
     }
 
+    /// Whether the file's first bytes are audio (or, with an inspector, bytes further in): what a linked file must be.
+    private func isAudioFile(_ url: URL) -> Bool {
+        guard let header = try? FileResource(url: url).read(range: 0..<UInt64(ContentSniffer.headerLength)) else { return false }
+        if case .audio = ContentSniffer.kind(of: header) { return true }
+        return audioFileInspector?.audioMediaType(lookingFurtherInto: FileResource(url: url)) != nil
+    }
+
     private func openZIP(_ url: URL) throws(OpeningError) -> Publication {
         let container: ZIPContainer
         do {
             container = try ZIPContainer(url: url)
         } catch {
             throw OpeningError(error)
+        }
+        // The audio `raudio align --link-audio` linked instead of copying in: a sidecar beside the package.
+        let linked: LinkedAudio?
+        do {
+            linked = try LinkedAudio.load(besides: url)
+        } catch {
+            throw OpeningError(error)
+        }
+        if let linked {
+            let linking: LinkedAudioContainer
+            do {
+                linking = try LinkedAudioContainer(base: container, linked: linked, packageURL: url) { file in isAudioFile(file) }
+            } catch {
+                throw OpeningError(error)
+            }
+            return try open(container: linking, kindDescription: "ZIP archive")
         }
         return try open(container: container, kindDescription: "ZIP archive")
     }

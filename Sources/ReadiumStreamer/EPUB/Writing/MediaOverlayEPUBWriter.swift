@@ -18,6 +18,10 @@ public struct MediaOverlayEPUBWriter {
         public var playbackActiveClass: String?
         /// `dcterms:modified` and the ZIP entries' time; nil for the source's latest entry time (deterministic).
         public var modificationDate: Date?
+        /// Whether the shared audio files of clips (`NarrationClip.audio`) are linked instead of copied in: their
+        /// manifest items and SMIL references are written as always, the files are not added to the ZIP, and
+        /// `write` returns each one's href in the package with its file (for `LinkedAudio`'s sidecar).
+        public var linksSharedAudio = false
 
         public init(narrators: [String] = [], activeClass: String = "-epub-media-overlay-active",
                     playbackActiveClass: String? = "-epub-media-overlay-playing") {
@@ -25,6 +29,13 @@ public struct MediaOverlayEPUBWriter {
             self.activeClass = activeClass
             self.playbackActiveClass = playbackActiveClass
         }
+    }
+
+    /// A shared audio file linked instead of copied (`Options.linksSharedAudio`): its href in the package, from the
+    /// container's root, and the file.
+    public struct LinkedFile: Sendable, Hashable {
+        public var href: String
+        public var file: URL
     }
 
     /// The folder, beside the package document, of the files this writer adds.
@@ -39,10 +50,14 @@ public struct MediaOverlayEPUBWriter {
     }
 
     /// Writes the source EPUB with `documents` narrated to `output` (a temporary name beside it, renamed at the end;
-    /// nothing left under `output` on failure). Deterministic: the same input gives the same bytes.
-    public func write(_ documents: [NarratedDocument], to output: URL) throws(EPUBWriteError) {
+    /// nothing left under `output` on failure). Deterministic: the same input gives the same bytes. Returns the shared
+    /// audio files linked instead of copied (`Options.linksSharedAudio`), in order: each one's href in the package
+    /// and its file; empty otherwise.
+    @discardableResult
+    public func write(_ documents: [NarratedDocument], to output: URL) throws(EPUBWriteError) -> [LinkedFile] {
         let source = try SourceEPUB(url: sourceEPUB)
-        let entries = try narratedEntries(source: source, documents: documents)
+        var linked: [LinkedFile] = []
+        let entries = try narratedEntries(source: source, documents: documents, linked: &linked)
         let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
         do {
             try ZIPEntryWriter.write(entries, to: temporary, date: ZIPEntryWriter.dosDate(options.modificationDate ?? source.latestModification))
@@ -52,10 +67,11 @@ public struct MediaOverlayEPUBWriter {
             try? FileManager.default.removeItem(at: temporary)
             throw EPUBWriteError(.unwritableOutput, subject: output.path, message: "cannot be written: \(error.localizedDescription)", cause: error)
         }
+        return linked
     }
 
     /// The entries of the written EPUB, in order: the source's (marked where narrated) then the added files.
-    private func narratedEntries(source: SourceEPUB, documents: [NarratedDocument]) throws(EPUBWriteError) -> [ZIPEntryWriter.Entry] {
+    private func narratedEntries(source: SourceEPUB, documents: [NarratedDocument], linked: inout [LinkedFile]) throws(EPUBWriteError) -> [ZIPEntryWriter.Entry] {
         var replaced: [String: Data] = [:]
         var added: [ZIPEntryWriter.Entry] = []
         let opfDirectory = source.packagePath.split(separator: "/").dropLast().map(String.init)
@@ -80,7 +96,7 @@ public struct MediaOverlayEPUBWriter {
                 var duration = 0.0
                 for (clipIndex, clip) in document.clips.enumerated() {
                     let audio = clip.audio ?? ClipAudio(file: document.audioFile, mediaType: document.audioMediaType, duration: document.duration)
-                    let audioPath = try sharedAudioPath(audio, folder: folderPath, packagePath: source.packagePath, added: &added, paths: &sharedAudio, editor: &editor)
+                    let audioPath = try sharedAudioPath(audio, folder: folderPath, packagePath: source.packagePath, added: &added, linked: &linked, paths: &sharedAudio, editor: &editor)
                     let id = marker.mark(clip.target, serial: clipIndex + 1)
                     pars.append(.init(textSource: Self.relativeHref(from: smilPath, to: documentPath) + "#" + id, begin: clip.begin, end: clip.end,
                                       audioSource: Self.relativeHref(from: smilPath, to: audioPath), audioDuration: audio.duration))
@@ -172,19 +188,27 @@ public struct MediaOverlayEPUBWriter {
     /// The path in the package of a shared audio file (`NarrationClip.audio`), added with its manifest item the
     /// first time: `narration-N.EXT` in the writer's folder, N counting the shared files in order of first use.
     private func sharedAudioPath(_ audio: ClipAudio, folder: [String], packagePath: String, added: inout [ZIPEntryWriter.Entry],
-                                 paths: inout [URL: [String]], editor: inout PackageDocumentEditor) throws(EPUBWriteError) -> [String] {
+                                 linked: inout [LinkedFile], paths: inout [URL: [String]],
+                                 editor: inout PackageDocumentEditor) throws(EPUBWriteError) -> [String] {
         if let path = paths[audio.file] { return path }
-        let data: Data
-        do {
-            data = try Data(contentsOf: audio.file, options: .mappedIfSafe)
-        } catch {
-            throw EPUBWriteError(.invalidNarration, subject: audio.file.path, message: "cannot be read: \(error.localizedDescription)", cause: error)
-        }
         let number = paths.count + 1
         let fileExtension = audio.file.pathExtension.isEmpty ? "audio" : audio.file.pathExtension.lowercased()
         let path = folder + ["narration-\(number).\(fileExtension)"]
         paths[audio.file] = path
-        added.append(.init(path: path.joined(separator: "/"), data: data, compressed: false))
+        if options.linksSharedAudio {
+            guard FileManager.default.isReadableFile(atPath: audio.file.path) else {
+                throw EPUBWriteError(.invalidNarration, subject: audio.file.path, message: "cannot be read")
+            }
+            linked.append(LinkedFile(href: path.joined(separator: "/"), file: audio.file))
+        } else {
+            let data: Data
+            do {
+                data = try Data(contentsOf: audio.file, options: .mappedIfSafe)
+            } catch {
+                throw EPUBWriteError(.invalidNarration, subject: audio.file.path, message: "cannot be read: \(error.localizedDescription)", cause: error)
+            }
+            added.append(.init(path: path.joined(separator: "/"), data: data, compressed: false))
+        }
         let id = editor.newIdentifier("raudio-narration-\(number)")
         let href = Self.relativeHref(from: packagePath.split(separator: "/").map(String.init), to: path)
         editor.extraManifestItems.append("<item id=\"\(id)\" href=\"\(XHTMLNarrationMarker.escape(href))\" media-type=\"\(XHTMLNarrationMarker.escape(audio.mediaType.string))\"/>")
