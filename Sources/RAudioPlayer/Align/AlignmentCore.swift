@@ -202,7 +202,7 @@ struct AlignmentCore {
             held += outcome.held
         }
         snapToPauses(&placements)
-        let heldByNeighbours = Self.heldByNeighbours(placements, confidences: confidences, spoken: sentences.map { !$0.isEmpty }, minimum: options.minimumConfidence)
+        let heldByNeighbours = Self.heldByNeighbours(placements, confidences: confidences, references: sentences, minimum: options.minimumConfidence)
         for (index, placement) in placements.enumerated() where placement != nil && confidences[index] < options.minimumConfidence && !heldByNeighbours.contains(index) {
             _ = placement
             placements[index] = nil
@@ -213,12 +213,15 @@ struct AlignmentCore {
 
     /// Sentences under `minimum` but at least half of it whose spoken neighbours in the same track (the one before and
     /// the one after, where there are such) are placed with a confidence of at least `strongConfidence`, and at least
-    /// one is: a short sentence (a heading) between two well-placed ones is where they leave it, not a guess.
+    /// one is, and whose narration is at least half their reference: a short sentence (a heading) between two
+    /// well-placed ones is where they leave it, not a guess (one squeezed onto a few frames is not held).
     static let strongConfidence = 0.8
-    static func heldByNeighbours(_ placements: [Placement?], confidences: [Double], spoken: [Bool], minimum: Double) -> Set<Int> {
+    static func heldByNeighbours(_ placements: [Placement?], confidences: [Double], references: [Range<Int>], minimum: Double) -> Set<Int> {
         var held: Set<Int> = []
+        let spoken = references.map { !$0.isEmpty }
         for (index, placement) in placements.enumerated() {
-            guard let placement, confidences[index] < minimum, confidences[index] >= minimum / 2 else { continue }
+            guard let placement, confidences[index] < minimum, confidences[index] >= minimum / 2,
+                  placement.end - placement.begin >= 0.5 * SpeechFeatures.seconds(ofFrame: references[index].count) else { continue }
             let before = placements.indices[..<index].last { spoken[$0] }
             let after = placements.indices[(index + 1)...].first { spoken[$0] }
             var strong = 0, weak = 0

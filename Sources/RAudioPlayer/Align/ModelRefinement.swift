@@ -69,7 +69,7 @@ struct ModelRefinement {
                     }
                     return refined
                 }
-                for (member, start) in zip(members, starts) {
+                for (number, (member, start)) in zip(members, starts).enumerated() {
                     guard let start, var placement = placements[member] else { continue }
                     let onset = chunkStart + start.start
                     let previousEnd = start.previousEnd.map { chunkStart + $0 }
@@ -89,23 +89,30 @@ struct ModelRefinement {
                     if let previousEnd { begin = max(begin, previousEnd) }
                     begin = max(0, min(begin, onset))
                     guard abs(begin - placement.begin) <= Self.windowSeconds else { continue }
+                    // Still after the sentence before it and before the one after it.
+                    if number > 0, let previous = placements[members[number - 1]], begin <= previous.begin { continue }
+                    if number + 1 < members.count, let next = placements[members[number + 1]], begin >= next.begin { continue }
                     placement.begin = begin
                     placements[member] = placement
                     refined += 1
                 }
             }
         }
-        // Consecutive sentences of one track meet again where the next now begins.
+        // Consecutive sentences of one track meet again: each ends where the next begins when that is less than a
+        // second after its end, or before it (as `AlignmentCore.closeGaps`; sentences heard in another order than the
+        // book's are left as they are).
         var previousIndex: Int?
         for index in placements.indices {
             guard var placement = placements[index] else { continue }
-            if let earlier = previousIndex, var previous = placements[earlier], previous.track == placement.track {
-                if placement.begin <= previous.begin { placement.begin = previous.begin + 0.05 }
-                if previous.end > placement.begin || placement.begin - previous.end < 1 { previous.end = placement.begin }
+            if placement.end < placement.begin + 0.05 {
+                placement.end = placement.begin + 0.05
+                placements[index] = placement
+            }
+            if let earlier = previousIndex, var previous = placements[earlier], previous.track == placement.track,
+               placement.begin > previous.begin, placement.begin - previous.end < 1 {
+                previous.end = placement.begin
                 placements[earlier] = previous
             }
-            if placement.end <= placement.begin + 0.05 { placement.end = placement.begin + 0.05 }
-            placements[index] = placement
             previousIndex = index
         }
         return refined
