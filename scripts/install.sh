@@ -8,6 +8,8 @@
 #   share/raudio/web/                              the read-along page that `play/speak --web` serves
 #   share/raudio/piper/worker.py                   the worker that speaks neural Piper voices (its Python
 #                                                  environment comes from `make install-piper`, from PyPI)
+#   share/raudio/aligner/worker.py                 raudio align's forced-alignment worker (its Python environment,
+#                                                  SoundSwallower from PyPI, in share/raudio/align-venv or RAUDIO_ALIGN_VENV)
 #   share/man/man1/raudio.1, raudio.SUBCOMMAND.1   made by swift-argument-parser's generate-manual tool
 #   share/bash-completion/completions/raudio       made by `raudio --generate-completion-script bash`
 #   share/zsh/site-functions/_raudio               ... zsh (Debian layout: share/zsh/vendor-completions)
@@ -94,11 +96,12 @@ done
 # A completion file is sourced, not run: no #! line (Debian's policy, lintian's bash-completion-with-hashbang).
 sed -i '1{/^#!/d}' "$staging/raudio.bash"
 
-install -d "$bin_dir" "$data_dir/voices" "$data_dir/web" "$data_dir/piper" "$man_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
+install -d "$bin_dir" "$data_dir/voices" "$data_dir/web" "$data_dir/piper" "$data_dir/aligner" "$man_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
 install -m 0755 "$binary" "$bin_dir/raudio"
 install -m 0644 voices/*.json voices/README.md "$data_dir/voices/"
 install -m 0644 web/*.html web/*.css web/*.js "$data_dir/web/"
 install -m 0644 piper/worker.py "$data_dir/piper/"
+install -m 0644 aligner/worker.py "$data_dir/aligner/"
 for page in "$staging"/man/*.1; do
     if (( debian )); then
         gzip -9n <"$page" >"$man_dir/$(basename "$page").gz"

@@ -22,7 +22,8 @@ make --no-print-directory install DESTDIR="$destdir" PREFIX="$prefix" >/dev/null
 
 # Every file in its place.
 for file in bin/raudio share/raudio/voices/default.json share/raudio/voices/fr.json share/raudio/web/index.html \
-    share/raudio/web/readalong.js share/raudio/web/resolver.js share/raudio/piper/worker.py share/man/man1/raudio.1 \
+    share/raudio/web/readalong.js share/raudio/web/resolver.js share/raudio/piper/worker.py share/raudio/aligner/worker.py \
+    share/man/man1/raudio.1 \
     share/bash-completion/completions/raudio share/zsh/site-functions/_raudio \
     share/fish/vendor_completions.d/raudio.fish share/doc/raudio/LICENSE share/doc/raudio/THIRD_PARTY.md; do
     [[ -f "$root/$file" ]] || fail "make install did not install $prefix/$file"

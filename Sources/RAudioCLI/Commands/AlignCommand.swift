@@ -42,8 +42,8 @@ struct AlignCommand: AsyncParsableCommand {
     @Option(help: "What each timed clip covers: sentence (the default). word is refused: this method does not place words as accurately as sentences.")
     var granularity: String = "sentence"
 
-    @Option(help: "The method: dtw (synthesis with eSpeak NG and dynamic time warping; the only one so far).")
-    var method: String = "dtw"
+    @Option(help: "The method: model (the default: the warping's sentence starts refined by forced alignment with an acoustic model where there is one, English and French) or dtw (synthesis with eSpeak NG and dynamic time warping alone).")
+    var method: String = "model"
 
     @Option(help: "The language of text that declares none (BCP-47), instead of the one identified from the text or the book's dc:language.")
     var language: String?
@@ -81,7 +81,7 @@ struct AlignCommand: AsyncParsableCommand {
         default:
             throw ValidationError("--granularity must be sentence (word is not offered by raudio align)")
         }
-        guard method == "dtw" else { throw ValidationError("--method \(method): the only method is dtw") }
+        guard BookAligner.Options.Method(rawValue: method) != nil else { throw ValidationError("--method \(method): the methods are model and dtw") }
         if !(minimumConfidence.isFinite && (0...1).contains(minimumConfidence)) {
             throw ValidationError("--min-confidence must be between 0 and 1, for example --min-confidence 0.3")
         }

@@ -62,7 +62,8 @@ struct BookAlignRun {
         }
         defer { SpeechEngineSetup.stopWorkers(of: engine) }
         let configuration = SpeechSynthesizerConfiguration(defaultLanguage: command.language.map(Language.init(code:)), skippedRoles: command.skippedRoles)
-        let options = BookAligner.Options(configuration: configuration, minimumConfidence: command.minimumConfidence, jobs: command.jobs)
+        let options = BookAligner.Options(configuration: configuration, minimumConfidence: command.minimumConfidence, jobs: command.jobs,
+                                          method: BookAligner.Options.Method(rawValue: command.method) ?? .model)
         let aligner = BookAligner(engine: engine, engineIdentity: BookRenderRun.engineIdentity(engine, presetsFolder: loaded.folder))
         if printsJSON { emit(.started(title: publication.title, audioFiles: audio.tracks.count, output: command.epubOutput ?? command.alignment ?? "")) }
         let printer = AlignProgressPrinter(printsJSON: printsJSON, drawsBar: drawsBar, started: started)

@@ -143,6 +143,19 @@ struct AlignmentCore {
         return best
     }
 
+    /// Frames of narration per frame of reference: the median over parts located one after the other in one track
+    /// (from one's start to the next's), else the whole narration over the whole reference.
+    static func narrationRate(_ locations: [Location], parts: [Part], audioFrames: Int) -> Double {
+        var rates: [Double] = []
+        for (first, second) in zip(locations, locations.dropFirst())
+        where first.track == second.track && second.part == first.part + 1 && second.start > first.start {
+            rates.append(Double(second.start - first.start) / Double(max(1, parts[first.part].frames.count)))
+        }
+        if !rates.isEmpty { return rates.sorted()[rates.count / 2] }
+        let referenceFrames = parts.reduce(0) { $0 + $1.frames.count }
+        return referenceFrames == 0 ? 1 : max(0.25, min(4, Double(audioFrames) / Double(referenceFrames)))
+    }
+
     /// How many robust standard deviations `value` is below the median of `values`.
     static func robustScore(_ value: Float, among values: [Float]) -> Float {
         let sorted = values.sorted()
@@ -175,17 +188,36 @@ struct AlignmentCore {
         var groups: [Group] = kept.map { Group(location: $0, parts: [$0.part], lead: 0) }
         let located = Set(kept.map(\.part))
         var attached: Set<Int> = []
+        /// Parts between two located ones that the narration between them has no room for: not narrated.
+        var skipped: Set<Int> = []
+        let rate = Self.narrationRate(kept, parts: parts, audioFrames: tracks.reduce(0) { $0 + $1.count })
         for number in parts.indices where !located.contains(number) {
             guard let before = groups.firstIndex(where: { $0.parts.last == number - 1 }) else { continue }
             let sandwiched = before + 1 < groups.count && groups[before + 1].location.track == groups[before].location.track
                 && groups[before + 1].parts.first == number + 1
             let short = parts[number].frames.count < Self.minimumPartFrames
+            if sandwiched, parts[number].frames.count >= Self.minimumLocateFrames {
+                // The narration from the part before to the part after holds the part before at the book's pace;
+                // with this part too, it would be longer by this part's reference. The nearer length wins (a
+                // chapter missing from the audio between two read ones is text with no narration, not squeezed in).
+                let previous = groups[before], following = groups[before + 1]
+                let heard = Double(following.location.start - previous.location.start)
+                let withoutPart = rate * Double(previous.parts.reduce(0) { $0 + parts[$1].frames.count })
+                let withPart = withoutPart + rate * Double(parts[number].frames.count)
+                if ProcessInfo.processInfo.environment["RAUDIO_ALIGN_DEBUG"] != nil {
+                    FileHandle.standardError.write(Data("align: part \(number) not located between two that are: \(Int(heard)) frames of narration, \(Int(withoutPart)) expected without it, \(Int(withPart)) with it (pace \(rate))\n".utf8))
+                }
+                guard abs(log(max(heard, 1) / withPart)) <= abs(log(max(heard, 1) / max(withoutPart, 1))) else {
+                    skipped.insert(number)
+                    continue
+                }
+            }
             if sandwiched || (short && !located.contains(number + 1)) {
                 groups[before].parts.append(number)
                 attached.insert(number)
             }
         }
-        for number in parts.indices.reversed() where !located.contains(number) && !attached.contains(number) {
+        for number in parts.indices.reversed() where !located.contains(number) && !attached.contains(number) && !skipped.contains(number) {
             guard parts[number].frames.count < Self.minimumPartFrames, let after = groups.firstIndex(where: { $0.parts.first == number + 1 }) else { continue }
             groups[after].parts.insert(number, at: 0)
             groups[after].lead += parts[number].frames.count * 2 + 200
@@ -219,13 +251,41 @@ struct AlignmentCore {
             held += outcome.held
         }
         snapToPauses(&placements)
-        for (index, placement) in placements.enumerated() where placement != nil && confidences[index] < options.minimumConfidence {
+        let heldByNeighbours = Self.heldByNeighbours(placements, confidences: confidences, references: sentences, minimum: options.minimumConfidence)
+        for (index, placement) in placements.enumerated() where placement != nil && confidences[index] < options.minimumConfidence && !heldByNeighbours.contains(index) {
             _ = placement
             placements[index] = nil
         }
         closeGaps(&placements)
         return Result(placements: placements, confidences: confidences, unmatchedAudio: unmatched(covered: covered, held: held),
                       partsAtChapterMarks: atChapterMarks)
+    }
+
+    /// Sentences under `minimum` but at least half of it whose spoken neighbours in the same track (the one before and
+    /// the one after, where there are such) are placed with a confidence of at least `strongConfidence`, and at least
+    /// one is, and whose narration is at least half their reference: a short sentence (a heading) between two
+    /// well-placed ones is where they leave it, not a guess (one squeezed onto a few frames is not held).
+    static let strongConfidence = 0.8
+    static func heldByNeighbours(_ placements: [Placement?], confidences: [Double], references: [Range<Int>], minimum: Double) -> Set<Int> {
+        var held: Set<Int> = []
+        let spoken = references.map { !$0.isEmpty }
+        for (index, placement) in placements.enumerated() {
+            guard let placement, confidences[index] < minimum, confidences[index] >= minimum / 2,
+                  placement.end - placement.begin >= 0.5 * SpeechFeatures.seconds(ofFrame: references[index].count) else { continue }
+            let before = placements.indices[..<index].last { spoken[$0] }
+            let after = placements.indices[(index + 1)...].first { spoken[$0] }
+            var strong = 0, weak = 0
+            for neighbour in [before, after].compactMap({ $0 }) {
+                guard let other = placements[neighbour] else {
+                    weak += 1
+                    continue
+                }
+                guard other.track == placement.track else { continue }
+                if confidences[neighbour] >= strongConfidence { strong += 1 } else { weak += 1 }
+            }
+            if strong > 0, weak == 0 { held.insert(index) }
+        }
+        return held
     }
 
     /// Stage 2 for one group: its reference warped onto its span of narration (from a second before its located

@@ -63,9 +63,18 @@ public final class BookAligner: Sendable {
         public var minimumUnmatchedSeconds: Double
         /// Threads for the warping (the reference's synthesis uses the engine's workers).
         public var jobs: Int
+        /// `.model`: the warping's sentence starts refined by forced alignment where an acoustic model exists for the
+        /// book's language (English, French; `ForcedAlignerRuntime`); `.dtw`: the warping alone.
+        public var method: Method
+
+        public enum Method: String, Sendable, CaseIterable {
+            case model, dtw
+        }
 
         public init(configuration: SpeechSynthesizerConfiguration = .init(), fallbackLanguage: Language = Language(code: "en"), voice: TTSVoice? = nil,
-                    minimumConfidence: Double = 0.3, minimumUnmatchedSeconds: Double = 2, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                    minimumConfidence: Double = 0.3, minimumUnmatchedSeconds: Double = 2, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    method: Method = .model) {
+            self.method = method
             self.configuration = configuration
             self.fallbackLanguage = fallbackLanguage
             self.voice = voice
@@ -112,10 +121,13 @@ public final class BookAligner: Sendable {
         core.hints = audio.chapterHints.compactMap { hint in
             trackIndex[hint.trackHref].map { AlignmentCore.Hint(track: $0, frame: SpeechFeatures.frame(atSeconds: hint.start)) }
         }
-        let result = core.run { done, total in progress(AlignProgressReport(stage: .aligning, done: done, total: total, href: nil)) }
+        var result = core.run { done, total in progress(AlignProgressReport(stage: .aligning, done: done, total: total, href: nil)) }
         guard result.placements.contains(where: { $0 != nil }) else {
             throw CommandFailure(.badData, code: RAudioErrorCode.alignNoMatch.rawValue,
                                  message: "\(audio.tracks.first?.href ?? "the audio"): no part of the narration matches the text of \(publication.title) (another book, or another language than the text's?)")
+        }
+        if options.method == .model {
+            refineWithModel(&result.placements, sentences: sentences, mainLanguage: mainLanguage, tracks: tracks.map(\.features), audio: audio)
         }
         var alignment = assemble(publication: publication, mainLanguage: mainLanguage, sentences: sentences, chapters: chapters,
                                  tracks: tracks.map { ($0.href, $0.features.seconds) }, result: result, options: options)
@@ -181,6 +193,33 @@ public final class BookAligner: Sendable {
         }
         features.normalize()
         return features
+    }
+
+    /// Stage 4 (`ModelRefinement`) when the book's language has an acoustic model and its environment is there; a note
+    /// on stderr when it is not (the warping's starts are kept).
+    func refineWithModel(_ placements: inout [AlignmentCore.Placement?], sentences: [ReferenceSentence], mainLanguage: Language?,
+                         tracks: [SpeechFeatures], audio: AlignmentAudio) {
+        func base(_ language: Language?) -> String? { language.map { String($0.code.split(separator: "-").first ?? "").lowercased() } }
+        guard let language = base(mainLanguage), ForcedAlignerRuntime.languages.contains(language) else { return }
+        guard let runtime = ForcedAlignerRuntime.find() else {
+            FileHandle.standardError.write(Data("raudio: note: sentence starts from the warping alone: no aligner environment (\(ForcedAlignerRuntime.installHint))\n".utf8))
+            return
+        }
+        let aligner: ForcedAligner
+        do {
+            aligner = try ForcedAligner(language: language, runtime: runtime)
+        } catch {
+            FileHandle.standardError.write(Data("raudio: note: sentence starts from the warping alone: \(error)\n".utf8))
+            return
+        }
+        defer { aligner.close() }
+        let refinement = ModelRefinement(aligner: aligner, texts: sentences.map { $0.frames.isEmpty ? "" : $0.utterance.text },
+                                         inLanguage: sentences.map { base($0.utterance.language ?? mainLanguage) == language },
+                                         energies: tracks.map(\.energy), tracks: audio.tracks)
+        let refined = refinement.refine(&placements)
+        if ProcessInfo.processInfo.environment["RAUDIO_ALIGN_DEBUG"] != nil {
+            FileHandle.standardError.write(Data("align: \(refined) of \(placements.compactMap { $0 }.count) sentence starts refined by the \(aligner.model) model\n".utf8))
+        }
     }
 
     // MARK: Reference
