@@ -79,6 +79,50 @@ struct LCPDecryptorTests {
         #expect(encrypted.bytesRead == 8 * 16)
     }
 
+    /// A decoder's reader goes through one read session, which keeps the base's own session open (one descriptor,
+    /// as for a clear track) and decrypts each read with one bulk call: the whole PDF read in odd-sized chunks,
+    /// then 300 reads at random offsets, give the clear bytes, and each read fetches only its blocks and the IV
+    /// block before them.
+    @Test func aReadSessionGivesTheClearBytesInOddChunksAndAtRandomOffsets() throws {
+        let (resource, encrypted) = try decryptor("daisy.lcpdf", entry: "publication.pdf", passphrase: "test")
+        let expected = try #require(
+            try LCPTestVectors.decryptor(of: "daisy.lcpdf", passphrase: "test")
+                .decrypt(LCPTestVectors.entry("publication.pdf", of: "daisy.lcpdf")))
+        let session = try resource.openReadSession()
+        #expect(encrypted.sessionsOpened == 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 80_000, alignment: 1)
+        defer { buffer.deallocate() }
+        func read(_ count: Int, at offset: UInt64) throws -> Data {
+            let got = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+            return Data(buffer[0..<got])
+        }
+
+        var sequential = Data()
+        let sizes = [1, 7, 15, 16, 17, 31, 33, 4093, 65_536, 65_537, 79_999]
+        var index = 0
+        while true {
+            let chunk = try read(sizes[index % sizes.count], at: UInt64(sequential.count))
+            if chunk.isEmpty { break }
+            sequential.append(chunk)
+            index += 1
+        }
+        #expect(sequential == expected)
+
+        for range in randomRanges(count: 300, length: UInt64(expected.count), seed: 480) {
+            let count = min(Int(range.count), buffer.count)
+            let start = Int(min(range.lowerBound, UInt64(expected.count)))
+            let end = min(start + count, expected.count)
+            #expect(try read(count, at: range.lowerBound) == expected.subdata(in: start..<end), "range \(range)")
+        }
+        #expect(try read(100, at: UInt64(expected.count)).isEmpty)
+
+        encrypted.reset()
+        #expect(try read(100, at: 400_005) == expected.subdata(in: 400_005..<400_105))
+        // 400_005 is in block 25_000, 400_104 in block 25_006: the IV block then 7 blocks.
+        #expect(encrypted.bytesRead == 8 * 16)
+        #expect(encrypted.sessionsOpened == 1)
+    }
+
     /// D: an EPUB chapter (PKCS#7-like padding) decrypts byte-identical to the expected XHTML.
     @Test func mobyDickChapterOneDecryptsByteIdentical() throws {
         let encrypted = DataResource(
