@@ -158,6 +158,52 @@ struct LCPDecryptorTests {
         #expect(throws: ResourceError.self) { _ = try lying.read() }
     }
 
+    /// Deflate-then-encrypt is inflated as it is read, never held whole: a range near the start decrypts only the
+    /// first chunk of ciphertext, sequential reads in odd sizes go on with one stream (started again only for a read
+    /// before where it stands), random ranges give the clear bytes, and without `originalLength` the length is
+    /// counted by one pass that keeps nothing.
+    @Test func aDeflatedResourceIsInflatedAsItIsReadNeverHeldWhole() throws {
+        let context = try LCPTestVectors.context(of: "audiotest.lcpa", passphrase: "mmenu")
+        var generator = SplitMix64(seed: 60)
+        let letters = Array("abcdefghijklmnop ".utf8)
+        let plain = Data((0..<3_000_000).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] })
+        let encrypted = try LCPTestVectors.encrypt(LCPTestVectors.deflate(plain), key: context.contentKey, generator: &generator)
+        let decryptor = LCPContentDecryptor(client: BasicProfileLCPClient(), context: context)
+        let counting = CountingResource(DataResource(href: "big.xhtml", data: encrypted))
+        let resource = LCPDecryptor(
+            base: counting, encryption: LCPResourceEncryption(isCompressed: true, originalLength: UInt64(plain.count)), decryptor: decryptor)
+        #expect(try resource.read(range: 100..<200) == plain.subdata(in: 100..<200))
+        #expect(counting.bytesRead < UInt64(encrypted.count) / 8, "read \(counting.bytesRead) of \(encrypted.count) encrypted bytes for 100 bytes")
+        #expect(resource.heldPlaintextBytes == 0)
+
+        let session = try resource.openReadSession()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 70_000, alignment: 1)
+        defer { buffer.deallocate() }
+        var sequential = Data()
+        let sizes = [1, 17, 4093, 65_536, 65_537, 69_999]
+        var index = 0
+        while true {
+            let count = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<sizes[index % sizes.count]]), at: UInt64(sequential.count))
+            if count == 0 { break }
+            sequential.append(contentsOf: buffer[0..<count])
+            index += 1
+        }
+        #expect(sequential == plain)
+        #expect(resource.inflationStarts == 1, "the stream started \(resource.inflationStarts) times for one read then one pass in order")
+        #expect(resource.heldPlaintextBytes == 0)
+        for range in randomRanges(count: 30, length: UInt64(plain.count), seed: 61) {
+            let start = Int(min(range.lowerBound, UInt64(plain.count)))
+            let end = Int(min(range.upperBound, UInt64(plain.count)))
+            #expect(try resource.read(range: range) == plain.subdata(in: start..<end), "range \(range)")
+        }
+
+        let unsized = LCPDecryptor(
+            base: DataResource(href: "big.xhtml", data: encrypted), encryption: LCPResourceEncryption(isCompressed: true), decryptor: decryptor)
+        #expect(try unsized.length() == UInt64(plain.count))
+        #expect(try unsized.read(range: 2_999_900..<3_000_000) == plain.subdata(in: 2_999_900..<3_000_000))
+        #expect(unsized.heldPlaintextBytes == 0)
+    }
+
     /// Every padding length 1...16 (random pad bytes, as the real licences write them).
     @Test func everyW3CPaddingLengthIsRemoved() throws {
         let context = try LCPTestVectors.context(of: "audiotest.lcpa", passphrase: "mmenu")

@@ -15,16 +15,23 @@ import ZIPFoundation
 /// two partial blocks around its range beyond what the clear file needs.
 ///
 /// The length in clear comes from the last two blocks alone (the last byte of the last block is the W3C padding
-/// length), or from `originalLength`. A resource DEFLATE-compressed before encryption is decrypted and inflated
-/// whole (such resources are documents, never tracks). Nothing is written to disk; the whole plaintext of a
-/// compressed resource is kept in memory while the resource lives. Safe to call from any thread.
+/// length), or from `originalLength`. A resource DEFLATE-compressed before encryption is inflated as it is read
+/// (`LCPStreamingInflater`): its compressed bytes are decrypted by the blocks each 64 KiB step needs and go
+/// through one zlib stream kept between reads, which starts again from the beginning for a read before where it
+/// stands; only the stream's state and one chunk are held, never the whole resource. Nothing is written to disk.
+/// A client whose context cannot decrypt by blocks gets each resource decrypted (and inflated) whole, kept in
+/// memory while the resource lives. Safe to call from any thread.
 public final class LCPDecryptor: Resource, @unchecked Sendable {
     public let base: any Resource
     public let encryption: LCPResourceEncryption
     private let decryptor: LCPContentDecryptor
     private let lock = NSLock()
     private var cachedLength: UInt64?
+    /// The length of the decrypted (still compressed, for a deflated resource) bytes: the padding removed.
+    private var cachedDecryptedLength: UInt64?
     private var cachedPlaintext: Data?
+    /// The inflation of a resource compressed before encryption, kept between reads (under `lock`).
+    private var inflater: LCPStreamingInflater?
 
     public init(base: any Resource, encryption: LCPResourceEncryption, decryptor: LCPContentDecryptor) {
         self.base = base
@@ -34,9 +41,12 @@ public final class LCPDecryptor: Resource, @unchecked Sendable {
 
     public var href: String { base.href }
     public var isRemote: Bool { base.isRemote }
-    public var isRandomAccessCheap: Bool { base.isRandomAccessCheap && !needsWholeDecryption }
+    public var isRandomAccessCheap: Bool { base.isRandomAccessCheap && !needsWholeDecryption && !encryption.isCompressed }
 
-    private var needsWholeDecryption: Bool { encryption.isCompressed || !decryptor.decryptsBlocks }
+    private var needsWholeDecryption: Bool { !decryptor.decryptsBlocks }
+
+    /// Bytes of the resource in clear held in memory now (a resource decrypted whole), for tests.
+    var heldPlaintextBytes: Int { lock.withLock { cachedPlaintext?.count ?? 0 } }
 
     public func length() throws(ResourceError) -> UInt64 {
         if let length = lock.withLock({ cachedLength }) { return length }
@@ -45,8 +55,11 @@ public final class LCPDecryptor: Resource, @unchecked Sendable {
             length = try UInt64(plaintext().count)
         } else if let original = encryption.originalLength {
             length = original
+        } else if encryption.isCompressed {
+            // Inflated once to count it; nothing is kept.
+            length = try withInflater { inflater throws(ResourceError) in try inflater.inflatedLength() }
         } else {
-            length = try lengthFromLastBlocks()
+            length = try decryptedLength()
         }
         lock.withLock { cachedLength = length }
         return length
@@ -62,6 +75,14 @@ public final class LCPDecryptor: Resource, @unchecked Sendable {
         let length = try length()
         let wanted = range.map { min($0.lowerBound, length)..<min($0.upperBound, length) } ?? 0..<length
         guard !wanted.isEmpty else { return Data() }
+        if encryption.isCompressed {
+            return try withInflater { inflater throws(ResourceError) in try inflater.read(wanted) }
+        }
+        return try decrypted(wanted)
+    }
+
+    /// The decrypted bytes of `wanted` (within the decrypted length): the IV block and the blocks it covers.
+    private func decrypted(_ wanted: Range<UInt64>) throws(ResourceError) -> Data {
         let firstBlock = wanted.lowerBound / 16
         let lastBlock = (wanted.upperBound - 1) / 16
         // Ciphertext block k (plaintext block k) is at 16 + 16k; the block before it (its IV) at 16k.
@@ -77,7 +98,7 @@ public final class LCPDecryptor: Resource, @unchecked Sendable {
 
     /// A session for one reader (a decoder): the base's session kept open, ciphertext read into a buffer of its own.
     public func openReadSession() throws(ResourceError) -> any ResourceReadSession {
-        if needsWholeDecryption { return WholeReadSession(resource: self) }
+        if needsWholeDecryption || encryption.isCompressed { return WholeReadSession(resource: self) }
         return BlockReadSession(decryptor: self, base: try base.openReadSession())
     }
 
@@ -98,6 +119,31 @@ public final class LCPDecryptor: Resource, @unchecked Sendable {
         } catch {
             throw ResourceError(.badData, href: href, message: "does not decrypt with the licence's content key (\(error))")
         }
+    }
+
+    /// The resource's inflater, made on first use, called under the lock (one stream, one reader at a time).
+    private func withInflater<T>(_ body: (LCPStreamingInflater) throws(ResourceError) -> T) throws(ResourceError) -> T {
+        let compressedLength = try decryptedLength()
+        lock.lock()
+        defer { lock.unlock() }
+        if inflater == nil {
+            inflater = LCPStreamingInflater(
+                href: href, compressedLength: compressedLength, expectedLength: encryption.originalLength,
+                limit: encryption.originalLength ?? Self.maximumInflatedLength,
+                readCompressed: { [unowned self] range throws(ResourceError) in try self.decrypted(range) })
+        }
+        return try body(inflater!)
+    }
+
+    /// Times the inflation of a compressed resource started from its beginning (for tests).
+    var inflationStarts: Int { lock.withLock { inflater?.starts ?? 0 } }
+
+    /// The length of the decrypted bytes (before inflating), cached.
+    private func decryptedLength() throws(ResourceError) -> UInt64 {
+        if let length = lock.withLock({ cachedDecryptedLength }) { return length }
+        let length = try lengthFromLastBlocks()
+        lock.withLock { cachedDecryptedLength = length }
+        return length
     }
 
     /// The length in clear from the encrypted length and the padding length in the last block.
@@ -213,7 +259,8 @@ extension LCPDecryptor {
         }
     }
 
-    /// The session of a resource decrypted (and inflated) whole: reads are served from the plaintext kept in memory.
+    /// The session of a resource decrypted whole (served from the plaintext kept in memory) or inflated as it is
+    /// read (served by its inflater): every read goes through the resource.
     final class WholeReadSession: ResourceReadSession {
         let resource: LCPDecryptor
 
