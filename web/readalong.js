@@ -17,7 +17,8 @@
 // element read; for the page's own audio played in place, `media`: its href, and `element`: the tag of the
 // element marked playing), `hellos`, `connected`, `goes` (locators sent by clicks), `documentPlaying` (whether the
 // book's media:playback-active-class is on the page's document element), `seeks` (the times the bar sent),
-// `bookmarkGoes` (the bookmark ids gone to), `cover` (`none`, `loading`, `shown` or `failed`).
+// `bookmarkGoes` (the bookmark ids gone to), `cover` (`none`, `loading`, `shown` or `failed`), `copyRight` (what
+// `GET /raudio/copy` said) and `copies` (raudio's answers to the copies asked for).
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -144,6 +145,8 @@
       style.textContent = HIGHLIGHT_STYLE;
       (doc.head || doc.documentElement).appendChild(style);
       doc.addEventListener("click", onPageClick);
+      doc.addEventListener("copy", onPageCopy);
+      doc.addEventListener("cut", onPageCopy);
       frameReady = true;
       shownSentence = null;
       activeElement = null;
@@ -154,6 +157,48 @@
       queued.forEach(function (item) { apply(item[0], item[1], item[2]); });
     };
     frame.src = "/publication/" + href;
+  }
+
+  // ------------------------------------------------------------ the copy right
+
+  // An LCP licence's `copy` right, as Readium's navigators honour it: the text can be selected, but a copy out of
+  // the page is asked of raudio (`POST /raudio/copy`), which counts its characters against the right (shared with
+  // `raudio text`): allowed whole when they fit, refused whole when not, and the page says which and why.
+  // `page.copies` keeps raudio's answers.
+  let copyRight = null;   // {limit, remaining} from GET /raudio/copy; limit null: nothing limits copying
+  page.copies = [];
+
+  function loadCopyRight() {
+    fetch("/raudio/copy").then(function (answer) { return answer.json(); })
+      .then(function (right) { copyRight = right; page.copyRight = right; })
+      .catch(function () { copyRight = null; });
+  }
+
+  function onPageCopy(event) {
+    if (!copyRight || copyRight.limit === null) return;
+    const selection = frame.contentDocument && frame.contentDocument.getSelection();
+    const text = selection ? selection.toString() : "";
+    event.preventDefault();
+    if (!text) return;
+    fetch("/raudio/copy", { method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: text })
+      .then(function (answer) { return answer.json(); })
+      .then(function (answer) {
+        page.copies.push(answer);
+        copyRight.remaining = answer.remaining;
+        if (!answer.allowed) return notify("Not copied: " + answer.reason + ".");
+        const left = " (" + answer.remaining + " of the " + answer.limit + " characters this book's licence lets you copy are left)";
+        const clipboard = navigator.clipboard && navigator.clipboard.writeText(text);
+        if (!clipboard) return notify("Counted " + answer.characters + " characters, but this browser gives the page no clipboard" + left + ".");
+        clipboard.then(function () { notify("Copied " + answer.characters + " characters" + left + "."); },
+                       function () { notify("Counted " + answer.characters + " characters, but the browser refused the clipboard" + left + "."); });
+      })
+      .catch(function () { notify("Not copied: raudio did not answer."); });
+  }
+
+  function notify(text) {
+    const element = $("notice");
+    element.textContent = text;
+    element.hidden = false;
   }
 
   function apply(kind, locator, event) {
@@ -634,5 +679,6 @@
   }
 
   setUpControls();
+  loadCopyRight();
   connect();
 })();

@@ -14,8 +14,9 @@ extension LCPError {
         case .licenseStatus(.returned): .lcpLicenseReturned
         case .licenseStatus(.cancelled): .lcpLicenseCancelled
         case .licenseIntegrity(.certificateSignatureInvalid), .licenseIntegrity(.licenseSignatureInvalid),
-            .licenseIntegrity(.licenseSignatureDateInvalid), .licenseIntegrity(.certificateRevoked):
+            .licenseIntegrity(.licenseSignatureDateInvalid):
             .lcpSignatureInvalid
+        case .licenseIntegrity(.certificateRevoked): .lcpCertificateRevoked
         case .licenseIntegrity(.userKeyCheckInvalid): .lcpPassphraseWrong
         case .licenseIntegrity(.licenseOutOfDate): .lcpLicenseExpired
         case .licenseIntegrity: .lcpLicenseInvalid

@@ -70,6 +70,14 @@ public struct LCPVectorMaker: Sendable {
     }
 
     /// The user key: SHA-256 of the passphrase's UTF-8 bytes.
+    /// A maker that signs with a provider key and certificate of the test's own (a CA made at test time, for a CRL
+    /// the test signs); `provider` then only names the dates its licences are valid at.
+    public init(privateKey: _RSA.Signing.PrivateKey, certificateDER: [UInt8], provider: Provider = .test2026) {
+        self.provider = provider
+        self.privateKey = privateKey
+        certificateBase64 = Data(certificateDER).base64EncodedString()
+    }
+
     public static func userKey(_ passphrase: String) -> Data { Data(SHA256.hash(data: Data(passphrase.utf8))) }
 
     /// The licence's JSON: its fields as `license` says, signed unless `signs` is false (then the signature is
@@ -193,15 +201,17 @@ public struct LCPVectorMaker: Sendable {
     }
 
     /// A resource of a package: its href, media type, and whether it is encrypted (deflated first when `deflates`).
+    /// With a `rel` (`cover`) it is listed in the manifest's `resources` rather than its reading order.
     public struct Resource: Sendable {
         public var href: String
         public var type: String
         public var data: Data
         public var encrypted: Bool
         public var deflates: Bool
+        public var rel: String?
 
-        public init(href: String, type: String, data: Data, encrypted: Bool = true, deflates: Bool = false) {
-            (self.href, self.type, self.data, self.encrypted, self.deflates) = (href, type, data, encrypted, deflates)
+        public init(href: String, type: String, data: Data, encrypted: Bool = true, deflates: Bool = false, rel: String? = nil) {
+            (self.href, self.type, self.data, self.encrypted, self.deflates, self.rel) = (href, type, data, encrypted, deflates, rel)
         }
     }
 
@@ -211,6 +221,7 @@ public struct LCPVectorMaker: Sendable {
     public static func audiobookPackage(license: Data?, contentKey: Data, title: String = "LCP test audiobook", resources: [Resource]) throws -> Data {
         let archive = try Archive(data: Data(), accessMode: .create)
         var readingOrder: [JSONValue] = []
+        var others: [JSONValue] = []
         var entries: [(String, Data)] = license.map { [("license.lcpl", $0)] } ?? []
         for resource in resources {
             var link = JSONObject([("href", .string(resource.href)), ("type", .string(resource.type))])
@@ -226,15 +237,22 @@ public struct LCPVectorMaker: Sendable {
                 bytes = try encrypt(bytes, key: contentKey)
                 link["properties"] = .object(JSONObject([("encrypted", .object(properties))]))
             }
-            readingOrder.append(.object(link))
+            if let rel = resource.rel {
+                link["rel"] = .string(rel)
+                others.append(.object(link))
+            } else {
+                readingOrder.append(.object(link))
+            }
             entries.append((resource.href, bytes))
         }
-        let manifest: JSONValue = .object(JSONObject([
+        var manifestObject = JSONObject([
             ("@context", .string("https://readium.org/webpub-manifest/context.jsonld")),
             ("metadata", .object(JSONObject([("@type", .string("http://schema.org/Audiobook")), ("title", .string(title)),
                                              ("conformsTo", .string("https://readium.org/webpub-manifest/profiles/audiobook"))]))),
             ("readingOrder", .array(readingOrder)),
-        ]))
+        ])
+        if !others.isEmpty { manifestObject["resources"] = .array(others) }
+        let manifest: JSONValue = .object(manifestObject)
         entries.insert(("manifest.json", Data(manifest.serialized(.pretty).utf8)), at: 0)
         for (path, bytes) in entries {
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .none) { position, size in

@@ -79,6 +79,50 @@ struct LCPDecryptorTests {
         #expect(encrypted.bytesRead == 8 * 16)
     }
 
+    /// A decoder's reader goes through one read session, which keeps the base's own session open (one descriptor,
+    /// as for a clear track) and decrypts each read with one bulk call: the whole PDF read in odd-sized chunks,
+    /// then 300 reads at random offsets, give the clear bytes, and each read fetches only its blocks and the IV
+    /// block before them.
+    @Test func aReadSessionGivesTheClearBytesInOddChunksAndAtRandomOffsets() throws {
+        let (resource, encrypted) = try decryptor("daisy.lcpdf", entry: "publication.pdf", passphrase: "test")
+        let expected = try #require(
+            try LCPTestVectors.decryptor(of: "daisy.lcpdf", passphrase: "test")
+                .decrypt(LCPTestVectors.entry("publication.pdf", of: "daisy.lcpdf")))
+        let session = try resource.openReadSession()
+        #expect(encrypted.sessionsOpened == 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 80_000, alignment: 1)
+        defer { buffer.deallocate() }
+        func read(_ count: Int, at offset: UInt64) throws -> Data {
+            let got = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+            return Data(buffer[0..<got])
+        }
+
+        var sequential = Data()
+        let sizes = [1, 7, 15, 16, 17, 31, 33, 4093, 65_536, 65_537, 79_999]
+        var index = 0
+        while true {
+            let chunk = try read(sizes[index % sizes.count], at: UInt64(sequential.count))
+            if chunk.isEmpty { break }
+            sequential.append(chunk)
+            index += 1
+        }
+        #expect(sequential == expected)
+
+        for range in randomRanges(count: 300, length: UInt64(expected.count), seed: 480) {
+            let count = min(Int(range.count), buffer.count)
+            let start = Int(min(range.lowerBound, UInt64(expected.count)))
+            let end = min(start + count, expected.count)
+            #expect(try read(count, at: range.lowerBound) == expected.subdata(in: start..<end), "range \(range)")
+        }
+        #expect(try read(100, at: UInt64(expected.count)).isEmpty)
+
+        encrypted.reset()
+        #expect(try read(100, at: 400_005) == expected.subdata(in: 400_005..<400_105))
+        // 400_005 is in block 25_000, 400_104 in block 25_006: the IV block then 7 blocks.
+        #expect(encrypted.bytesRead == 8 * 16)
+        #expect(encrypted.sessionsOpened == 1)
+    }
+
     /// D: an EPUB chapter (PKCS#7-like padding) decrypts byte-identical to the expected XHTML.
     @Test func mobyDickChapterOneDecryptsByteIdentical() throws {
         let encrypted = DataResource(
@@ -112,6 +156,52 @@ struct LCPDecryptorTests {
             base: DataResource(href: "a.xhtml", data: encrypted),
             encryption: LCPResourceEncryption(isCompressed: true, originalLength: 10), decryptor: decryptor)
         #expect(throws: ResourceError.self) { _ = try lying.read() }
+    }
+
+    /// Deflate-then-encrypt is inflated as it is read, never held whole: a range near the start decrypts only the
+    /// first chunk of ciphertext, sequential reads in odd sizes go on with one stream (started again only for a read
+    /// before where it stands), random ranges give the clear bytes, and without `originalLength` the length is
+    /// counted by one pass that keeps nothing.
+    @Test func aDeflatedResourceIsInflatedAsItIsReadNeverHeldWhole() throws {
+        let context = try LCPTestVectors.context(of: "audiotest.lcpa", passphrase: "mmenu")
+        var generator = SplitMix64(seed: 60)
+        let letters = Array("abcdefghijklmnop ".utf8)
+        let plain = Data((0..<3_000_000).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] })
+        let encrypted = try LCPTestVectors.encrypt(LCPTestVectors.deflate(plain), key: context.contentKey, generator: &generator)
+        let decryptor = LCPContentDecryptor(client: BasicProfileLCPClient(), context: context)
+        let counting = CountingResource(DataResource(href: "big.xhtml", data: encrypted))
+        let resource = LCPDecryptor(
+            base: counting, encryption: LCPResourceEncryption(isCompressed: true, originalLength: UInt64(plain.count)), decryptor: decryptor)
+        #expect(try resource.read(range: 100..<200) == plain.subdata(in: 100..<200))
+        #expect(counting.bytesRead < UInt64(encrypted.count) / 8, "read \(counting.bytesRead) of \(encrypted.count) encrypted bytes for 100 bytes")
+        #expect(resource.heldPlaintextBytes == 0)
+
+        let session = try resource.openReadSession()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 70_000, alignment: 1)
+        defer { buffer.deallocate() }
+        var sequential = Data()
+        let sizes = [1, 17, 4093, 65_536, 65_537, 69_999]
+        var index = 0
+        while true {
+            let count = try session.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<sizes[index % sizes.count]]), at: UInt64(sequential.count))
+            if count == 0 { break }
+            sequential.append(contentsOf: buffer[0..<count])
+            index += 1
+        }
+        #expect(sequential == plain)
+        #expect(resource.inflationStarts == 1, "the stream started \(resource.inflationStarts) times for one read then one pass in order")
+        #expect(resource.heldPlaintextBytes == 0)
+        for range in randomRanges(count: 30, length: UInt64(plain.count), seed: 61) {
+            let start = Int(min(range.lowerBound, UInt64(plain.count)))
+            let end = Int(min(range.upperBound, UInt64(plain.count)))
+            #expect(try resource.read(range: range) == plain.subdata(in: start..<end), "range \(range)")
+        }
+
+        let unsized = LCPDecryptor(
+            base: DataResource(href: "big.xhtml", data: encrypted), encryption: LCPResourceEncryption(isCompressed: true), decryptor: decryptor)
+        #expect(try unsized.length() == UInt64(plain.count))
+        #expect(try unsized.read(range: 2_999_900..<3_000_000) == plain.subdata(in: 2_999_900..<3_000_000))
+        #expect(unsized.heldPlaintextBytes == 0)
     }
 
     /// Every padding length 1...16 (random pad bytes, as the real licences write them).

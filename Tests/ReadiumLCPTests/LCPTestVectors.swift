@@ -114,4 +114,21 @@ final class CountingResource: Resource, @unchecked Sendable {
 
     var bytesRead: UInt64 { lock.withLock { ranges.reduce(0) { $0 + UInt64($1.count) } } }
     func reset() { lock.withLock { ranges = [] } }
+
+    /// Read sessions opened on this resource (a decoder's reader opens one and keeps it).
+    var sessionsOpened: Int { lock.withLock { sessions } }
+    private var sessions = 0
+
+    func openReadSession() throws(ResourceError) -> any ResourceReadSession {
+        lock.withLock { sessions += 1 }
+        return Session(resource: self)
+    }
+
+    private final class Session: ResourceReadSession {
+        let resource: CountingResource
+        init(resource: CountingResource) { self.resource = resource }
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ResourceError) -> Int {
+            try resource.read(into: buffer, at: offset)
+        }
+    }
 }

@@ -25,13 +25,10 @@ def aes256cbc(key: bytes, data: bytes) -> bytes:
     return iv + out
 
 
-def main() -> None:
-    mp3, lcp_dir, out_dir = sys.argv[1:4]
-    os.makedirs(out_dir, exist_ok=True)
-    passphrase = "bench"
+def make_licence(lcp_dir: str, licence_id: str, passphrase: str, content_key: bytes, rights: dict) -> dict:
+    """A basic-profile licence for content_key, signed with the published 2026 TEST provider key of lcp_dir
+    (also used by scripts/readalong/page-test.py for its LCP EPUB)."""
     user_key = hashlib.sha256(passphrase.encode()).digest()
-    content_key = os.urandom(32)
-    licence_id = "raudio-bench-0001"
     der = subprocess.run(["openssl", "x509", "-in", os.path.join(lcp_dir, "test-provider-2026-cert.pem"), "-outform", "DER"],
                          capture_output=True, check=True).stdout
     licence = {
@@ -47,13 +44,22 @@ def main() -> None:
         "links": [{"rel": "hint", "href": "https://provider.example/hint"},
                   {"rel": "publication", "href": "https://provider.example/bench.lcpa", "type": "application/audiobook+lcp"}],
         "user": {"id": "bench"},
-        "rights": {"print": 0, "copy": 0},
+        "rights": rights,
     }
     canonical = json.dumps(licence, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     signature = subprocess.run(["openssl", "dgst", "-sha256", "-sign", os.path.join(lcp_dir, "test-provider-2026-key.pem")],
                                input=canonical, capture_output=True, check=True).stdout
     licence["signature"] = {"algorithm": "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
                             "certificate": base64.b64encode(der).decode(), "value": base64.b64encode(signature).decode()}
+    return licence
+
+
+def main() -> None:
+    mp3, lcp_dir, out_dir = sys.argv[1:4]
+    os.makedirs(out_dir, exist_ok=True)
+    passphrase = "bench"
+    content_key = os.urandom(32)
+    licence = make_licence(lcp_dir, "raudio-bench-0001", passphrase, content_key, {"print": 0, "copy": 0})
     audio = open(mp3, "rb").read()
     track = {"href": "audio/book.mp3", "type": "audio/mpeg"}
     manifest = {"@context": "https://readium.org/webpub-manifest/context.jsonld",

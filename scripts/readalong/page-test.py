@@ -30,6 +30,8 @@ null output in real time, and a real Chromium showing the page:
   refusals    another Host (DNS rebinding) gets 403; a resource outside the package 404
   documents   a lone text file (Project Gutenberg's layout) and an HTML page read aloud: every locator highlighted
               exactly (100 %), the text shown as the paragraphs its locators select
+  copy        an LCP EPUB whose licence allows copying 60 characters: a copy out of the page is counted by raudio
+              (25 allowed, 35 left), one of 36 refused whole, the page saying why
 
 Usage: page-test.py --raudio PATH [--corpus DIR] [--only NAME,...] [--screenshot FILE] [--seconds S]
 Prints one line per check, then `readalong: N passed, M failed`. Exit 0 when all pass, 1 when one fails,
@@ -49,6 +51,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zipfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -757,6 +760,84 @@ def speech_bookmark(browser, raudio, state):
         player.quit()
 
 
+def lcp_epub(source, lcp_dir, out, passphrase, copy):
+    """An LCP EPUB made from `source`: its XHTML documents AES-256-CBC encrypted (listed in encryption.xml), a licence
+    whose `rights.copy` is `copy`, signed with the published 2026 TEST provider key (scripts/lcp/make-bench-package.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_bench_package", os.path.join(ROOT, "scripts", "lcp", "make-bench-package.py"))
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    content_key = os.urandom(32)
+    licence = maker.make_licence(lcp_dir, "raudio-page-copy", passphrase, content_key, {"copy": copy})
+    references = []
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(out, "w") as package:
+        for info in original.infolist():
+            data = original.read(info.filename)
+            if info.filename.endswith(".xhtml"):
+                data = maker.aes256cbc(content_key, data)
+                references.append(info.filename)
+            package.writestr(info, data, compress_type=zipfile.ZIP_STORED if info.filename == "mimetype" else zipfile.ZIP_DEFLATED)
+        package.writestr("META-INF/license.lcpl", json.dumps(licence))
+        entries = "".join(
+            '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes256-cbc"/>'
+            '<ds:KeyInfo><ds:RetrievalMethod URI="license.lcpl#/encryption/content_key" Type="http://readium.org/2014/01/lcp#EncryptedContentKey"/></ds:KeyInfo>'
+            '<enc:CipherData><enc:CipherReference URI="%s"/></enc:CipherData></enc:EncryptedData>' % path for path in references)
+        package.writestr("META-INF/encryption.xml",
+                         '<?xml version="1.0" encoding="UTF-8"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+                         'xmlns:enc="http://www.w3.org/2001/04/xmlenc#" xmlns:ds="http://www.w3.org/2000/09/xmldsig#">%s</encryption>' % entries)
+
+
+def check_copy(browser, raudio, corpus):
+    """An LCP EPUB whose licence allows copying 60 characters: a copy out of the page is asked of raudio and counted
+    (allowed, 60 - n left), one past what is left is refused whole and the page says why, nothing counted."""
+    folder = tempfile.mkdtemp(prefix="raudio-page-copy-")
+    try:
+        book = os.path.join(folder, "lcp.epub")
+        lcp_epub(SAMPLE_EPUB, os.path.join(corpus, "lcp"), book, "copy test", 60)
+        with open(os.path.join(folder, "passphrase.txt"), "w") as output:
+            output.write("copy test\n")
+        player = Player(raudio, ["speak", book, "--passphrase-file", os.path.join(folder, "passphrase.txt"), "--output", "null", "--realtime"],
+                        state_dir=os.path.join(folder, "state"))
+        try:
+            page = Page(browser, player.url)
+            page.wait(lambda: len(page.state("sentences") or []) > 0, 15, "copy: no sentence shown")
+            page.wait(lambda: (page.state("copyRight") or {}).get("limit") == 60, 10, "copy: the page never learnt the copy right (%r)" % page.state("copyRight"))
+            copy = """
+                const doc = document.getElementById('content').contentDocument;
+                const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+                let node;
+                while ((node = walker.nextNode()) && node.data.trim().length < arguments[0]) {}
+                if (!node) return null;
+                const start = node.data.search(/\\S/);
+                const range = doc.createRange();
+                range.setStart(node, start);
+                range.setEnd(node, start + arguments[0]);
+                doc.getSelection().removeAllRanges();
+                doc.getSelection().addRange(range);
+                const text = doc.getSelection().toString();
+                const event = new ClipboardEvent('copy', {bubbles: true, cancelable: true});
+                doc.dispatchEvent(event);
+                return {text: text, prevented: event.defaultPrevented};"""
+            first = browser.run(copy, 25)
+            if not first or not first["prevented"]:
+                raise Failure("copy: the page let a copy through without asking raudio: %r" % first)
+            page.wait(lambda: len(page.state("copies") or []) == 1, 10, "copy: raudio's answer never came")
+            answer = page.state("copies")[0]
+            if not answer["allowed"] or answer["characters"] != 25 or answer["remaining"] != 35:
+                raise Failure("copy: 25 characters of 60: %r" % answer)
+            browser.run(copy, 36)
+            page.wait(lambda: len(page.state("copies") or []) == 2, 10, "copy: raudio's second answer never came")
+            refused = page.state("copies")[1]
+            notice = browser.run("return document.getElementById('notice').textContent;")
+            if refused["allowed"] or refused["remaining"] != 35 or "35 more characters" not in notice:
+                raise Failure("copy: 36 characters with 35 left: %r, the page said %r" % (refused, notice))
+        finally:
+            player.quit()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return "copy: an LCP book allowing 60 characters: 25 copied and counted (35 left), 36 refused whole, the page saying %r" % notice
+
+
 def check_refusals(raudio):
     player = Player(raudio, ["speak", SAMPLE_EPUB, "--output", "null", "--realtime"])
     try:
@@ -844,6 +925,7 @@ def main():
         checks.append(("narration", lambda b: check_narration(b, arguments.raudio, arguments.corpus)))
         checks.append(("svg", lambda b: check_svg(b, arguments.raudio, arguments.corpus)))
         checks.append(("media", lambda b: check_media(b, arguments.raudio, arguments.corpus)))
+        checks.append(("copy", lambda b: check_copy(b, arguments.raudio, arguments.corpus)))
     if arguments.screenshot:
         checks.append(("screenshot", lambda b: screenshot(b, arguments.raudio, os.path.abspath(arguments.screenshot))))
 

@@ -25,6 +25,9 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let limits: IPCLimits
     private let gate: IPCConnectionGate?
     private var request: HTTPRequestHead?
+    /// The body of a `POST /raudio/copy` (the page's selection), at most `ReadAlongSite.maximumCopyBytes`.
+    private var body = Data()
+    private var bodyTooLarge = false
     private var isAnswered = false
     private var requestDeadline: Scheduled<Void>?
 
@@ -48,8 +51,17 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             request = head
-        case .body:
-            break
+            body = Data()
+            bodyTooLarge = false
+        case .body(let buffer):
+            // Only the page's copy requests have a body worth keeping; every other one is dropped as it comes.
+            guard request?.method == .POST, !bodyTooLarge else { break }
+            if body.count + buffer.readableBytes > ReadAlongSite.maximumCopyBytes {
+                bodyTooLarge = true
+                body = Data()
+            } else {
+                body.append(contentsOf: buffer.readableBytesView)
+            }
         case .end:
             requestDeadline?.cancel()
             guard let head = request, !isAnswered else { return }
@@ -74,6 +86,22 @@ final class IPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let status = admission.refusal(of: head) ?? .badRequest
             return Self.refuse(status, status == .badRequest ? "a malformed WebSocket upgrade (RFC 6455 §4.2.1)"
                                                              : "the WebSocket upgrade is refused", to: channel)
+        }
+        if let site, head.method == .POST, head.uri.split(separator: "?", maxSplits: 1).first == "/raudio/copy" {
+            guard admission.isServedHost(head) else {
+                return Self.refuse(.forbidden, "the page is served to http://127.0.0.1:\(admission.port)/ only", to: channel)
+            }
+            guard !bodyTooLarge else {
+                return Self.refuse(.payloadTooLarge, "a selection to copy is at most \(ReadAlongSite.maximumCopyBytes) bytes", to: channel)
+            }
+            let text = body
+            body = Data()
+            let limits = limits
+            DispatchQueue.global().async {
+                let response = site.copy(text)
+                channel.eventLoop.execute { Self.write(response, includingBody: true, limits: limits, to: channel) }
+            }
+            return
         }
         guard let site, head.method == .GET || head.method == .HEAD else {
             let status = admission.refusal(of: head) ?? .upgradeRequired

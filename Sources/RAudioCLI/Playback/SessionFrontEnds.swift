@@ -70,7 +70,7 @@ struct SessionFrontEnds {
         }
         if !options.ipc.isEmpty || options.web {
             do {
-                let page = try options.web ? (port: options.webPort, site: Self.readAlongSite(publication)) : nil
+                let page = try options.web ? (port: options.webPort, site: Self.readAlongSite(publication, stateDirectory: options.stateDir)) : nil
                 let server = try IPCServer(addresses: options.ipc, token: options.ipcToken, page: page,
                                            limits: IPCLimits.from(maximumConnections: options.ipcMaxConnections))
                 frontEnds.observers.append(server)
@@ -90,8 +90,9 @@ struct SessionFrontEnds {
         return frontEnds
     }
 
-    private static func readAlongSite(_ publication: Publication?) throws(IPCError) -> ReadAlongSite {
-        guard let site = ReadAlongSite(publication: publication) else {
+    private static func readAlongSite(_ publication: Publication?, stateDirectory: String?) throws(IPCError) -> ReadAlongSite {
+        let copyRight = ReadAlongCopyRight.make(for: publication, stateDirectory: stateDirectory)
+        guard let site = ReadAlongSite(publication: publication, copyRight: copyRight) else {
             throw IPCError(message: "--web: the read-along page's files (web/) were not found beside the raudio binary or in RAUDIO_WEB")
         }
         return site

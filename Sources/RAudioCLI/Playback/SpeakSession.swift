@@ -26,6 +26,12 @@ struct SpeakSession {
         ESpeakEngine.startInitializing()
         // The content service warns about a malformed chapter when the reading reaches it (a `warning`
         // event): no need to parse the whole book before the first word.
+        // Warnings met while the book opens (an LCP licence's status check) and remote retries become `warning`
+        // events on stdout (and a line on stderr), as in `raudio play`.
+        let writer = writer
+        RemoteAccessSetup.warnings.route { warning in
+            try? writer.report(.warning, code: warning.code, message: warning.description, href: warning.url)
+        }
         let publication = try PublicationLoading.open(path: command.path, checksContentDocuments: false, prefersText: true)
         PublicationLoading.reportWarnings(of: publication)
         if publication.protection != nil { throw CommandFailure.protected(publication, path: command.path) }

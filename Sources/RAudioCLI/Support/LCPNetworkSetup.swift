@@ -23,8 +23,9 @@ enum LCPNetworkSetup {
                                 registry: store.map(StoreDeviceRegistry.init) ?? LCPMemoryDeviceRegistry())
     }
 
-    /// The status checker `LCPService` runs when a book opens: warnings to stderr (and the `warning` events of
-    /// `play`, through the remote warnings relay).
+    /// The status checker `LCPService` runs when a book opens: its warnings go through the remote warnings relay,
+    /// which makes them `warning` events of `play` and `speak` (code `lcp-status-offline`, `lcp-license-updated`, ...;
+    /// `href` the licence checked) and lines on stderr everywhere else.
     /// Made when a licence is checked, not when a book opens: a book without LCP opens no store for it.
     static func statusChecker(stateDirectory: URL?) -> some LCPStatusChecking {
         LazyStatusChecker(stateDirectory: stateDirectory)
@@ -35,7 +36,7 @@ enum LCPNetworkSetup {
 
         func check(_ document: LicenseDocument, source: String) throws(LCPError) -> (status: LCPStatusSummary, updatedDocument: LicenseDocument?) {
             let checker = LCPNetworkStatusChecker(service: LCPNetworkSetup.statusService(stateDirectory: stateDirectory)) { warning in
-                StandardStreams.printError("raudio: warning: \(warning)")
+                RemoteAccessSetup.warnings.deliver(RemoteWarning(code: warning.code.rawValue, url: warning.source, message: warning.message))
             }
             return try checker.check(document, source: source)
         }

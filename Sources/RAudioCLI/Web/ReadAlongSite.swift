@@ -16,6 +16,7 @@ import ReadiumStreamer
 /// | `/publication/manifest.json` | the publication's Readium manifest |
 /// | `/publication/HREF` | a resource of the publication, by its href |
 /// | `/cover` | the cover (a link with rel `cover`), 404 when there is none |
+/// | `/raudio/copy` | GET: the LCP licence's `copy` right (`limit`, `remaining`; `limit` null when nothing limits copying); POST (the selected text as the body): a copy counted against it (`ReadAlongCopyRight`) |
 ///
 /// Pure apart from reading files and resources: `response(to:)` may be called on any thread.
 struct ReadAlongSite: Sendable {
@@ -77,18 +78,37 @@ struct ReadAlongSite: Sendable {
     let pageFolder: URL
     /// What `/publication/` may serve: the manifest's links, nothing else.
     let declared: DeclaredResources
+    /// The LCP licence's `copy` right, which copies out of the page count against; nil when nothing limits copying.
+    let copyRight: ReadAlongCopyRight?
+
+    /// The largest selection `POST /raudio/copy` takes (bytes of UTF-8); a larger body is answered 413.
+    static let maximumCopyBytes = 1 << 20
 
     /// The site of `publication`, or nil when the page's folder (`web/`) cannot be found (set
     /// `RAUDIO_WEB`).
-    init?(publication: Publication?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init?(publication: Publication?, copyRight: ReadAlongCopyRight? = nil,
+          environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let folder = InstalledDataFolder.find("web", variable: "RAUDIO_WEB", environment: environment) else { return nil }
-        self.init(publication: publication, pageFolder: folder)
+        self.init(publication: publication, pageFolder: folder, copyRight: copyRight)
     }
 
-    init(publication: Publication?, pageFolder: URL) {
+    init(publication: Publication?, pageFolder: URL, copyRight: ReadAlongCopyRight? = nil) {
         self.publication = publication
         self.pageFolder = pageFolder
+        self.copyRight = copyRight
         declared = DeclaredResources(publication?.manifest)
+    }
+
+    /// The answer to `POST /raudio/copy`: the page asks to copy `body` (the listener's selection, UTF-8) out of
+    /// the book. Counted against the LCP `copy` right when there is one (allowed whole, or refused whole with the
+    /// reason); always allowed without one. A JSON object: `allowed`, `characters`, `remaining`, `limit`, `reason`.
+    func copy(_ body: Data) -> Response {
+        guard let text = String(data: body, encoding: .utf8) else {
+            return Response(status: 400, contentType: "text/plain; charset=utf-8", body: Data("raudio: the selection is not UTF-8 text\n".utf8))
+        }
+        let answer: JSONValue = copyRight?.copy(text).json
+            ?? ["allowed": true, "characters": .integer(Int64(text.count)), "limit": .null, "remaining": .null]
+        return Response(status: 200, contentType: "application/json", body: Data(answer.serialized().utf8))
     }
 
     /// The answer to `GET path` (the request target; its query is ignored), with the request's
@@ -103,6 +123,10 @@ struct ReadAlongSite: Sendable {
     func response(to path: String, range: String? = nil) -> Response {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         if path == "/" || path == "/index.html" { return pageFile("index.html") }
+        if path == "/raudio/copy" {
+            let state: JSONValue = copyRight?.state ?? ["limit": .null, "remaining": .null]
+            return Response(status: 200, contentType: "application/json", body: Data(state.serialized().utf8))
+        }
         if path.hasPrefix("/raudio/") { return pageFile(String(path.dropFirst("/raudio/".count))) }
         if path == "/cover" { return cover(range: range) }
         if path == "/publication/manifest.json", let publication {

@@ -32,7 +32,7 @@ extension ExitStatus {
              .smilUnreadable, .smilMalformed, .protected, .noAudio, .unknownHref, .badLocator,
              .trackUnsupported, .corrupt, .trackUnreadable, .seekFailed, .badVoice, .workerFailed,
              .lcpPassphraseMissing, .lcpPassphraseWrong, .lcpLicenseExpired, .lcpLicenseNotYetValid, .lcpLicenseRevoked,
-             .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpProfileUnsupported, .lcpLicenseInvalid,
+             .lcpLicenseReturned, .lcpLicenseCancelled, .lcpSignatureInvalid, .lcpCertificateRevoked, .lcpProfileUnsupported, .lcpLicenseInvalid,
              .lcpRenewFailed, .lcpReturnFailed, .lcpPublicationMismatch, .lcpCopySpent,
              .alignNoMatch, .alignBadAudio, .alignStale,
              .catalogNotAFeed, .catalogMalformed, .catalogPageLoop, .catalogAuthenticationFailed, .catalogNoOpenAccess:

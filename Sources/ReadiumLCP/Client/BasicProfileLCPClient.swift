@@ -8,7 +8,8 @@ import ReadiumShared
 /// - user key = SHA-256 of the passphrase; the key check (the licence id under the user key) tells a wrong one;
 /// - content key = `encryption.content_key` under the user key; resources are AES-256-CBC under it;
 /// - the signature is RSA-SHA256 (PKCS#1 v1.5) of the canonical licence, by the embedded provider certificate,
-///   which must chain to a trust anchor and be valid at the licence's `updated`, else `issued`.
+///   which must chain to a trust anchor and be valid at the licence's `updated`, else `issued`, and must not be
+///   listed by the CRL handed to `createContext` (one its issuer, a trust anchor, signed: `LCPRevocationList`).
 ///
 /// It also reads `http://readium.org/lcp/profile-1.0` licences whose key check opens with the plain SHA-256
 /// user key, as Readium's and Thorium's clients did for the licences of 2015-2016 (the Moby-Dick vector): a
@@ -33,6 +34,11 @@ public struct BasicProfileLCPClient: LCPClient {
     {
         guard let license = try? LicenseDocument(data: Data(jsonLicense.utf8)) else { throw .contextInvalid }
         try verifySignature(of: license)
+        // The provider certificate against the CRL (Readium's `certificateRevoked`).
+        if let certificateDER = Data(base64Encoded: license.signature.certificate),
+            LCPRevocationList(pem: pemCrl, anchors: trustAnchors).revokes(certificateDER: Array(certificateDER)) {
+            throw .certificateRevoked
+        }
         guard let userKey = Self.userKey(hashedPassphrase) else { throw .userKeyCheckInvalid }
         guard checkKey(userKey, of: license) else { throw .userKeyCheckInvalid }
         guard let encryptedKey = Data(base64Encoded: license.encryption.contentKey.encryptedValue),

@@ -123,7 +123,10 @@ public struct LCPContentProtection: ContentProtection {
         do {
             var license = try service.inspectLicense(data: licenseData, source: licenseSource)
             license.refusal = refusal
-            return ContentProtectedAsset(container: container, isUnlocked: false, rights: license)
+            // Its encrypted resources refuse to be read rather than give their encrypted bytes out.
+            let encryption = (try? encryptionMap(of: container, path: path)) ?? LCPEncryptionMap()
+            return ContentProtectedAsset(
+                container: LCPLockedContainer(base: container, encryption: encryption), isUnlocked: false, rights: license)
         } catch {
             throw error.openingError(path: path)
         }

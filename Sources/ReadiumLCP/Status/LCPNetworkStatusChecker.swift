@@ -4,8 +4,8 @@ import ReadiumShared
 
 /// `LCPService`'s status checker (`LCPStatusChecking`) over `LCPStatusService`: the status document, a newer
 /// licence (adopted once the service checked it, and written back into `package` when there is one), device
-/// registration. Its warnings (offline, unreachable, a licence that cannot be written) go to `onWarning`; they
-/// never stop the book from opening.
+/// registration. Its warnings (offline, unreachable, a newer licence used or one that cannot be written) go to
+/// `onWarning`; they never stop the book from opening.
 public struct LCPNetworkStatusChecker: LCPStatusChecking {
     public let service: LCPStatusService
     /// The ZIP package the licence came from, which a newer licence is written into; nil for a lone `.lcpl`
@@ -13,13 +13,13 @@ public struct LCPNetworkStatusChecker: LCPStatusChecking {
     public var package: URL?
     /// A `.lcpl` file a newer licence replaces.
     public var licenseFile: URL?
-    public var onWarning: @Sendable (String) -> Void
+    public var onWarning: @Sendable (LCPStatusWarning) -> Void
     /// Checks a newer licence's signature before it is adopted or written (the basic-profile client's check); a
     /// newer licence that fails it is ignored with a warning.
     public var signatureCheck: BasicProfileLCPClient?
 
     public init(service: LCPStatusService, package: URL? = nil, licenseFile: URL? = nil, signatureCheck: BasicProfileLCPClient? = BasicProfileLCPClient(),
-                onWarning: @escaping @Sendable (String) -> Void = { _ in }) {
+                onWarning: @escaping @Sendable (LCPStatusWarning) -> Void = { _ in }) {
         self.service = service
         self.signatureCheck = signatureCheck
         self.package = package
@@ -37,21 +37,26 @@ public struct LCPNetworkStatusChecker: LCPStatusChecking {
                 do {
                     try signatureCheck.verifySignature(of: newer)
                 } catch {
-                    onWarning("\(source): the newer LCP licence the status document links is not used: \(error)")
+                    onWarning(LCPStatusWarning(.licenseNotUpdated, source: source, "the newer LCP licence the status document links is not used: \(error)"))
                     return (Self.summary(of: status), nil)
                 }
             }
             updated = newer
             let (package, licenseFile) = self.package != nil || self.licenseFile != nil
                 ? (self.package, self.licenseFile) : Self.files(ofSource: source)
+            let dates = "updated \(LCPDate.format(newer.signatureDate))" + (newer.rights.end.map { ", rights until \(LCPDate.format($0))" } ?? "")
             do {
                 if let package {
                     try LicenseWriteBack.write(data, into: package)
+                    onWarning(LCPStatusWarning(.licenseUpdated, source: source, "a newer LCP licence (\(dates)) is used and was written into \(package.path)"))
                 } else if let licenseFile {
                     try data.write(to: licenseFile, options: .atomic)
+                    onWarning(LCPStatusWarning(.licenseUpdated, source: source, "a newer LCP licence (\(dates)) is used and was written over \(licenseFile.path)"))
+                } else {
+                    onWarning(LCPStatusWarning(.licenseUpdated, source: source, "a newer LCP licence (\(dates)) is used for this session"))
                 }
             } catch {
-                onWarning("\(source): the newer LCP licence could not be written back: \(error)")
+                onWarning(LCPStatusWarning(.licenseNotUpdated, source: source, "a newer LCP licence (\(dates)) is used for this session but could not be written back: \(error)"))
             }
         }
         return (Self.summary(of: status), updated)

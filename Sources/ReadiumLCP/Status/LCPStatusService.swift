@@ -18,7 +18,7 @@ public final class LCPStatusService: Sendable {
         /// to be checked by the LCP client and written back into the package.
         public var newerLicense: Data?
         /// Why something was skipped (offline, unreachable, malformed): for `warning` events, never fatal.
-        public var warnings: [String] = []
+        public var warnings: [LCPStatusWarning] = []
         /// Whether this check registered the device (`register` link, once per licence).
         public var registeredDevice = false
     }
@@ -55,14 +55,14 @@ public final class LCPStatusService: Sendable {
         var report = Report()
         guard let statusLink = license.link("status") else { return report }
         guard policy.fetchesAllowed, client != nil else {
-            report.warnings.append("\(source): the LCP licence's status was not checked: network fetches are off (\(LCPNetworkPolicy.offlineVariable))")
+            report.warnings.append(LCPStatusWarning(.statusOffline, source: source, "the LCP licence's status was not checked: network fetches are off (\(LCPNetworkPolicy.offlineVariable))"))
             return report
         }
         let status: StatusDocument
         do {
             status = try fetchStatus(statusLink.href, timeout: policy.statusTimeout)
         } catch {
-            report.warnings.append("\(source): the LCP licence's status was not checked, playing with the licence as it is: \(error)")
+            report.warnings.append(LCPStatusWarning(.statusUnavailable, source: source, "the LCP licence's status was not checked, playing with the licence as it is: \(error)"))
             return report
         }
         report.status = status
@@ -73,10 +73,10 @@ public final class LCPStatusService: Sendable {
                     let data = try fetchLicense(link.href, expectedID: license.id, timeout: policy.statusTimeout)
                     report.newerLicense = data
                 } catch {
-                    report.warnings.append("\(source): a newer LCP licence could not be fetched: \(error)")
+                    report.warnings.append(LCPStatusWarning(.licenseNotUpdated, source: source, "a newer LCP licence could not be fetched: \(error)"))
                 }
             } else {
-                report.warnings.append("\(source): the status document says the licence changed but links no newer licence")
+                report.warnings.append(LCPStatusWarning(.licenseNotUpdated, source: source, "the status document says the licence changed but links no newer licence"))
             }
         }
         try Self.refuseIfOver(status, license: license)
@@ -88,10 +88,10 @@ public final class LCPStatusService: Sendable {
                     registry.markRegistered(licenseID: license.id)
                     report.registeredDevice = true
                 } else {
-                    report.warnings.append("\(source): the device could not be registered for the LCP licence: \(Self.problem(head, body))")
+                    report.warnings.append(LCPStatusWarning(.registerFailed, source: source, "the device could not be registered for the LCP licence: \(Self.problem(head, body))"))
                 }
             } catch {
-                report.warnings.append("\(source): the device could not be registered for the LCP licence: \(error)")
+                report.warnings.append(LCPStatusWarning(.registerFailed, source: source, "the device could not be registered for the LCP licence: \(error)"))
             }
         }
         return report
@@ -249,4 +249,31 @@ public final class LCPStatusService: Sendable {
         let parts = [json["title"] as? String, json["detail"] as? String].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.isEmpty ? status : "\(status), \(parts.joined(separator: ": "))"
     }
+}
+
+/// A warning of a status check: it never stops the book from opening. `code` is what a `warning` event carries.
+public struct LCPStatusWarning: Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// Network fetches are off (`RAUDIO_LCP_OFFLINE`): the status was not checked.
+        case statusOffline = "lcp-status-offline"
+        /// The status document could not be fetched or read: the licence is used as it is.
+        case statusUnavailable = "lcp-status-unavailable"
+        /// A newer licence was fetched, checked and used (and written back into the package when it could be).
+        case licenseUpdated = "lcp-license-updated"
+        /// A newer licence could not be fetched, checked or written back: the one in hand is used.
+        case licenseNotUpdated = "lcp-license-not-updated"
+        /// The device could not be registered for the licence.
+        case registerFailed = "lcp-register-failed"
+    }
+
+    public var code: Code
+    /// The book or licence file the warning is about, as the check named it.
+    public var source: String
+    public var message: String
+
+    public init(_ code: Code, source: String, _ message: String) {
+        (self.code, self.source, self.message) = (code, source, message)
+    }
+
+    public var description: String { "\(source): \(message)" }
 }

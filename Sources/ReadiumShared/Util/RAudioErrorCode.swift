@@ -194,6 +194,8 @@ public enum RAudioErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The licence's signature does not verify, or its certificate does not chain to a trusted LCP root or was
     /// not valid at the licence's date.
     case lcpSignatureInvalid = "lcp-signature-invalid"
+    /// The licence's provider certificate is listed by the certificate revocation list (a CRL its issuer signed).
+    case lcpCertificateRevoked = "lcp-certificate-revoked"
     /// The licence's encryption profile needs a certified LCP client, which this raudio does not have.
     case lcpProfileUnsupported = "lcp-profile-unsupported"
     /// The licence document is malformed, missing from its package, or otherwise unusable.

@@ -168,6 +168,58 @@ struct LCPLoanCommandTests {
         #expect(away.standardError.contains("status was not checked"), "\(away.standardError)")
     }
 
+    /// The status check's warnings are `warning` events (besides their line on stderr): offline in `play` and
+    /// `speak`, and a newer licence used and written back in `play`.
+    @Test func statusWarningsAreWarningEvents() throws {
+        let server = try ScriptedHTTPServer()
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let (book, passphrase) = try Self.playableBook(in: folder, links: [LCPVectorMaker.link("status", server.url("status"))])
+        func warnings(_ output: String, _ code: String) -> [[String: Any]] {
+            Self.events(output).filter { $0["type"] as? String == "warning" && $0["code"] as? String == code }
+        }
+        let environment = ["RAUDIO_STATE_DIR": folder.path("state")]
+        let offline = try ProcessRunner.raudio(["play", book.path, "--passphrase-file", passphrase, "--output", "null", "--duration", "1"],
+                                               environment: environment, timeout: 120)
+        #expect(offline.status == 0, "\(offline.standardError)")
+        let offlineWarning = warnings(offline.standardOutput, "lcp-status-offline")
+        #expect(offlineWarning.count == 1 && (offlineWarning.first?["message"] as? String)?.contains("RAUDIO_LCP_OFFLINE") == true, "\(offline.standardOutput)")
+        #expect(offline.standardError.contains("status was not checked"), "\(offline.standardError)")
+
+        var spec = LCPVectorMaker.License(issued: LCPVectorMaker.Provider.test2026.validIssueDate)
+        spec.id = "speak-status-test"
+        spec.links = [LCPVectorMaker.link("status", server.url("status"))]
+        let epub = try LCPVectorMaker.epubPackage(from: URL(fileURLWithPath: SpeakCommandTests.sampleEPUB),
+                                                  license: try LCPVectorMaker().license(spec), contentKey: spec.contentKey)
+        try epub.write(to: folder.url.appendingPathComponent("book.epub"))
+        let spoken = try ProcessRunner.raudio(["speak", folder.path("book.epub"), "--passphrase-file", passphrase, "--output", "null", "--duration", "2", "--no-state"],
+                                              environment: environment, timeout: 180)
+        #expect(spoken.status == 0, "\(spoken.standardError)")
+        #expect(warnings(spoken.standardOutput, "lcp-status-offline").count == 1, "\(spoken.standardOutput.prefix(2000))")
+
+        var newer = LCPVectorMaker.License(issued: LCPVectorMaker.Provider.test2026.validIssueDate)
+        newer.id = "play-test"
+        newer.updated = "2026-07-01T00:00:00Z"
+        newer.end = "2036-01-01T00:00:00Z"
+        newer.links = [LCPVectorMaker.link("status", server.url("status"))]
+        server.answer("GET", "status", with: .init(body: LCPVectorMaker.statusDocument(
+            licenseID: "play-test", status: "active", licenseUpdated: "2026-07-01T00:00:00Z", statusUpdated: "2026-07-01T00:00:00Z",
+            links: [LCPVectorMaker.link("license", server.url("license"))])))
+        server.answer("GET", "license", with: .init(body: try LCPVectorMaker().license(newer)))
+        // Through a licence file beside the package (`book.lcpl`), which the newer licence is written over: a
+        // package rewritten while it is open does not play on (see the report of lcp-finish).
+        var old = LCPVectorMaker.License(issued: LCPVectorMaker.Provider.test2026.validIssueDate)
+        old.id = "play-test"
+        old.links = [LCPVectorMaker.link("status", server.url("status"))]
+        try LCPVectorMaker().license(old).write(to: folder.url.appendingPathComponent("book.lcpl"))
+        let online = environment.merging(Self.online) { $1 }
+        let updated = try ProcessRunner.raudio(["play", folder.path("book.lcpl"), "--passphrase-file", passphrase, "--output", "null", "--duration", "1"],
+                                               environment: online, timeout: 120)
+        #expect(updated.status == 0, "\(updated.standardError)")
+        let updatedWarning = warnings(updated.standardOutput, "lcp-license-updated")
+        #expect(updatedWarning.count == 1 && (updatedWarning.first?["message"] as? String)?.contains("2036-01-01") == true, "\(updated.standardOutput)")
+    }
+
     /// `raudio play LOAN.lcpl` whose publication is on a web server streams it: every request after the first is a range.
     @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipMessage))
     func aLicenceWhosePublicationIsOnAServerPlaysWithRangeRequests() throws {

@@ -43,7 +43,7 @@ struct LCPStatusServiceTests {
         let (_, license) = try Self.license(statusURL: server.url("status"))
         let report = try service(LCPNetworkPolicy(fetchesAllowed: false)).check(license, source: "book.lcpa")
         #expect(report.status == nil)
-        #expect(report.warnings.count == 1 && report.warnings[0].contains("RAUDIO_LCP_OFFLINE"), "\(report.warnings)")
+        #expect(report.warnings.count == 1 && report.warnings[0].description.contains("RAUDIO_LCP_OFFLINE"), "\(report.warnings)")
         #expect(server.requests.isEmpty, "offline, the status server got \(server.requests)")
         #expect(LCPNetworkPolicy.fromEnvironment(["RAUDIO_LCP_OFFLINE": "1"]).fetchesAllowed == false)
         #expect(LCPNetworkPolicy.fromEnvironment([:]).fetchesAllowed == true)
