@@ -54,8 +54,10 @@ deb: release ## Build build/deb/raudio_VERSION_amd64.deb (dpkg-deb; Depends from
 
 CORPUS ?= $(or $(RAUDIO_CORPUS),../shared/corpus)
 
-test: deps spdx ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
-	$(SWIFT) test --no-parallel
+# The tests that start raudio run the release build (RAUDIO_TEST_BINARY), as in CI (.ci/run): the binary that
+# ships, and half the CPU of the debug one. The other checks of make test use it too.
+test: deps spdx release ## Run the whole test suite (tests start their own PulseAudio daemon), then the corpus sweep
+	RAUDIO_TEST_BINARY="$(RELEASE_BIN)/raudio" $(SWIFT) test --no-parallel
 	@if [ -d "$(CORPUS)" ]; then $(MAKE) --no-print-directory conformance; else echo "make test: no corpus at $(CORPUS): conformance skipped"; fi
 	@$(MAKE) --no-print-directory locators
 	@$(MAKE) --no-print-directory readalong SCREENSHOT=build/readalong/page.png
@@ -91,9 +93,9 @@ soak: release ## Long runs (not in CI): a 10-hour book and a whole EPUB spoken, 
 state-stress: release ## Kill players with SIGKILL 1,000 times (KILLS=...) mid-save, then check the listening-state store (not in CI)
 	@bash scripts/state-kill-stress.sh "$(RELEASE_BIN)/raudio" $(or $(KILLS),1000)
 
-security: deps ## Run the security suites (Security*: forged requests, exhaustion, framing, bombs, state store, signals; docs/SECURITY.md)
+security: deps release ## Run the security suites (Security*: forged requests, exhaustion, framing, bombs, state store, signals; docs/SECURITY.md) on the release build, as CI
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel --filter Security
+	RAUDIO_TEST_BINARY="$(RELEASE_BIN)/raudio" $(SWIFT) test --skip-build --no-parallel --filter Security
 
 demo: build ## Play the sample audiobook (or render it to build/demo/ without a sound server)
 	@bash scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/raudio" "$(SAMPLE)"

