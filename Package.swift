@@ -21,10 +21,14 @@ let package = Package(
         .library(name: "RAudioPlayer", targets: ["RAudioPlayer"]),
         .executable(name: "raudio", targets: ["raudio"]),
     ],
+    // Every dependency pinned exactly (Package.resolved is not committed: these machines' package copies have commit
+    // ids of their own), so one commit builds one set of versions. The packages these pull in (swift-atomics 1.3.0,
+    // swift-collections 1.6.0, swift-system 1.8.1, swift-docc-symbolkit 1.0.0) exist in one version on the machines
+    // raudio builds on; `swift package show-dependencies` prints the graph.
     dependencies: [
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // ReadiumLCP only: AES-256-CBC, SHA-256, RSA PKCS#1 v1.5 (_CryptoExtras) and the X.509 chain of a licence's
         // certificate; pinned exactly, no hand-written crypto. swift-crypto 4.5 decrypts AES-CBC with BoringSSL's
         // AES_cbc_encrypt (3.x went block by block in Swift, which made decryption cost as much as decoding).
@@ -32,7 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
         // `make docs` only: the DocC catalogues of the four libraries as static HTML (not linked into anything).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, each behind a thin system-library module.
