@@ -219,7 +219,7 @@ def graph(package):
         "digraph raudio {",
         '    graph [rankdir="LR", nodesep="0.25", ranksep="0.6", fontname="Helvetica", fontsize="12", labeljust="l"];',
         '    node [shape="box", style="rounded,filled", fontname="Helvetica", fontsize="11"];',
-        '    edge [arrowsize="0.6", color="#333333"];',
+        '    edge [arrowsize="0.6", color="#333333", fontname="Helvetica"];',
     ]
 
     def node(name, label, kind, style="rounded,filled"):
