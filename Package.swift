@@ -5,8 +5,10 @@ import PackageDescription
 /// raudio: a headless audiobook and text-to-speech playback engine for Linux.
 ///
 /// The arrows point one way: raudio -> RAudioCLI -> RAudioPlayer -> {RAudioEngine, RAudioState} -> {ReadiumNavigator,
-/// ReadiumStreamer} -> ReadiumShared. Only RAudioEngine touches the `C*` system-library modules (and RAudioState
-/// CSQLite).
+/// ReadiumStreamer} -> ReadiumShared, with ReadiumLCP and ReadiumOPDS on ReadiumStreamer, used by RAudioCLI. The `C*`
+/// modules are declared by RAudioEngine alone (and CSQLite by RAudioState); docs/ARCHITECTURE.md says where C is
+/// reached otherwise today (libxml2 loaded by ReadiumStreamer, ZIPFoundation's CZlib imported by ReadiumShared and
+/// ReadiumLCP) and draws these arrows (scripts/architecture-graph.py: run it after changing this file).
 let package = Package(
     name: "raudio",
     platforms: [.macOS(.v14)],

@@ -13,7 +13,7 @@ public enum OutputDestination: Sendable, Equatable {
     case null
 }
 
-/// Builds the real `AudioComponents`: libmpg123/vorbisfile decoders, the chosen sink, libsonic speed,
+/// Builds the real `AudioComponents`: `RAudioDecoderFactory`'s decoders, the chosen sink, libsonic speed,
 /// libsoxr resampling and `AudioDurationProbe`.
 public enum AudioEngineComponents {
     /// The components for `destination`. `realtime` paces the WAV and null sinks to the clock

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
-/// A command read from stdin while `raudio play` or `raudio speak` runs, one per line.
+/// A command of a listening session (`raudio play`, `raudio speak`), from any front end: a line of stdin or of an
+/// IPC client (`PlayerCommandParser`), a key of the terminal player, the desktop's media controls, an app.
 ///
 /// To add a command: add its case here, its name and argument kind to `PlayerCommand.Name`, and its
 /// line in `Name.command(with:)`; both the words and the JSON forms then accept it.

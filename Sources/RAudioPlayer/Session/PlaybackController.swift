@@ -6,7 +6,7 @@ import ReadiumShared
 /// and `raudio speak` share `SessionDriver` and `SessionLoop`.
 ///
 /// The navigators conform themselves (`AudioNavigator+PlaybackController` and its siblings): everything
-/// here but `perform` comes from the `Navigator` protocol. What stays CLI-side is `perform`: a
+/// here but `perform` comes from the `Navigator` protocol. What stays in RAudioPlayer is `perform`: a
 /// `PlayerCommand` is raudio's command language (stdin, keys, MPRIS, IPC), and a few of its commands exist
 /// for one navigator only (`voice` and `pitch` for speech, `escape` for a narration) or are refused with
 /// advice naming raudio's other commands. Session tests put a double in a navigator's place.

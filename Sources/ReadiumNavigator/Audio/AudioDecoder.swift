@@ -5,7 +5,8 @@ import ReadiumShared
 ///
 /// A decoder is owned by one thread at a time (the render thread, or a probing thread) and is not
 /// thread-safe. It reads its bytes through a `Resource`, so tracks inside a ZIP decode without being
-/// extracted. Implementations live in RAudioEngine (libmpg123, vorbisfile).
+/// extracted. Implementations live in RAudioEngine, chosen by `RAudioDecoderFactory` (libmpg123, vorbisfile, libFLAC,
+/// raudio's MP4 reader with libavcodec, FFmpeg).
 public protocol AudioDecoder: AnyObject {
     /// The format of the PCM this decoder produces. Constant for the life of the decoder.
     var format: PCMFormat { get }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
-/// The threads raudio owns: every thread of the process is started here, named, and never taken from
-/// Swift's cooperative pool.
+/// The threads raudio owns: every thread raudio's own code starts is started here, named, and never taken from
+/// Swift's cooperative pool. Libraries start their own (PulseAudio's mainloop, SwiftNIO's event loop, Foundation's
+/// `Process`), and a few calls use libdispatch's global queue (docs/ARCHITECTURE.md, *Threads*).
 ///
 /// Two shapes:
 /// - `run(named:_:)`: blocking work (reading and parsing a resource, a C call that waits) run on a
