@@ -7,8 +7,9 @@ import PackageDescription
 /// The arrows point one way: raudio -> RAudioCLI -> RAudioPlayer -> {RAudioEngine, RAudioState} -> {ReadiumNavigator,
 /// ReadiumStreamer} -> ReadiumShared, with ReadiumLCP and ReadiumOPDS on ReadiumStreamer, used by RAudioCLI. The `C*`
 /// modules are declared by RAudioEngine alone (and CSQLite by RAudioState); docs/ARCHITECTURE.md says where C is
-/// reached otherwise today (libxml2 loaded by ReadiumStreamer, ZIPFoundation's CZlib imported by ReadiumShared and
-/// ReadiumLCP) and draws these arrows (scripts/architecture-graph.py: run it after changing this file).
+/// reached otherwise today (libxml2's HTML parser looked up by ReadiumStreamer, ZIPFoundation's CZlib imported by
+/// ReadiumShared and ReadiumLCP) and draws these arrows (scripts/architecture-graph.py: run it after changing this
+/// file).
 let package = Package(
     name: "raudio",
     platforms: [.macOS(.v14)],
