@@ -23,7 +23,7 @@ Usage: scripts/architecture-graph.py [--check] [--dump FILE]
                Package.swift and the sources give now, or docs/architecture.svg was not drawn from it
   --dump FILE  read the package's JSON from FILE instead of running `swift package dump-package`
 Environment: SWIFT, the swift executable (default: swift on the PATH, else /opt/swift/usr/bin/swift).
-Exit status: 0 done or up to date, 1 out of date, 2 a tool failed.
+Exit status: 0 done or up to date, 1 out of date, 2 a tool failed, 64 bad usage.
 """
 import difflib
 import hashlib
